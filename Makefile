@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Kernel markers for Linux 6.12: graft this overlay onto Debian's
+# linux-source-6.12, build it, boot it under QEMU and test it.
+# See README.md for what each target does.
+
+H := harness
+SCRIPT ?=
+FILES ?=
+
+.PHONY: all deps graft build check demo lint run shell kdir clean help
+
+all: build
+
+help:
+	@sed -n '/^## Targets/,/^## /p' README.md
+
+deps:
+	@$(H)/deps.sh
+
+graft: deps
+	@$(H)/graft.sh
+
+build: graft
+	@$(H)/build.sh
+
+# Host tests (lint included), build, one guest boot with every suite.
+check: deps
+	@$(H)/graft.sh && $(H)/build.sh; \
+	BUILD_RC=$$? \
+	$(H)/check.sh
+
+demo: build
+	@$(H)/run.sh -t 900 -l build/logs/demo.log $(H)/guest/demo.sh
+
+lint: graft
+	@$(H)/lint.sh
+
+run: build
+	@test -n "$(SCRIPT)" || { echo 'usage: make run SCRIPT=guest.sh FILES="a.ko b.txt"' >&2; exit 2; }
+	@$(H)/run.sh -t 1800 -l build/logs/run.log "$(SCRIPT)" $(FILES)
+
+shell: build
+	@$(H)/run.sh -i
+
+# The kbuild output directory, for out-of-tree modules:
+#   make -C "$(make -s kdir)" M=$PWD modules
+kdir:
+	@echo "$(CURDIR)/build/obj"
+
+clean:
+	rm -rf build

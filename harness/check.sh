@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: host tests, build, then one guest boot running the KUnit
+# suites and the integration tests. Prints every result and ends with
+# "N passed, N failed". Non-zero exit on any failure, a kernel splat, a
+# timeout, or when no test ran.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p "$LOGS"
+results=$LOGS/results.txt
+: > "$results"
+pass() { echo "PASS $1" >> "$results"; echo "ok: $1"; }
+failt() { echo "FAIL $1" >> "$results"; echo "FAILED: $1"; }
+t0=$(date +%s)
+
+# 1. Host tests (harness/host-tests/*.sh), each its own case.
+for t in "$TOP"/harness/host-tests/*.sh; do
+	[ -f "$t" ] || continue
+	name=host/$(basename "$t" .sh)
+	if bash "$t" > "$LOGS/$(basename "$t" .sh).log" 2>&1; then
+		pass "$name"
+	else
+		tail -n 30 "$LOGS/$(basename "$t" .sh).log"
+		failt "$name"
+	fi
+done
+
+# 2. The build (done by the Makefile just before; its status is passed in).
+if [ "${BUILD_RC:-0}" = 0 ]; then
+	pass "host/build"
+else
+	failt "host/build"
+fi
+
+# 3. The guest: KUnit + integration tests in one boot.
+guest_rc=0
+if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/arch/x86/boot/bzImage" ]; then
+	"$TOP/harness/run.sh" -t "${CHECK_TIMEOUT:-1200}" -l "$LOGS/check-guest.log" \
+		"$TOP/harness/guest/check.sh" || guest_rc=$?
+else
+	guest_rc=1
+	echo "no kernel image: the build failed"
+fi
+glog=$LOGS/check-guest.log
+if [ -f "$glog" ]; then
+	# KUnit: the KTAP document, parsed by the kernel's own parser.
+	sed -n '/<<< KTAP BEGIN >>>/,/<<< KTAP END >>>/p' "$glog" |
+		sed '1d;$d' > "$LOGS/kunit.ktap"
+	if [ -s "$LOGS/kunit.ktap" ]; then
+		python3 "$KSRC/tools/testing/kunit/kunit.py" parse \
+			--json="$LOGS/kunit.json" "$LOGS/kunit.ktap" > "$LOGS/kunit.txt" 2>&1
+		kp=$?
+		sed -n '/Testing complete/p' "$LOGS/kunit.txt"
+		python3 - "$LOGS/kunit.json" >> "$results" <<'PY'
+import json, sys
+def walk(g, path):
+    for c in g.get("test_cases", []):
+        st = {"PASS": "PASS", "SKIP": "SKIP"}.get(c["status"], "FAIL")
+        print(st, "kunit/" + "/".join(path + [c["name"]]))
+    for s in g.get("sub_groups", []):
+        walk(s, path + [s["name"]])
+try:
+    walk(json.load(open(sys.argv[1])), [])
+except Exception as e:
+    print("FAIL kunit/parse", e)
+PY
+		[ $kp = 0 ] || { grep -E 'FAIL|CRASH|ERROR' "$LOGS/kunit.txt" | head -n 20; }
+		grep -E '^FAIL kunit/' "$results" | sed 's/^FAIL /FAILED: /'
+	else
+		failt "kunit/no-ktap-output"
+	fi
+	# Integration tests.
+	grep -a '^MARKERS-TEST: ' "$glog" | while read -r _ st name; do
+		echo "$st guest/$name" >> "$results"
+		[ "$st" = PASS ] || echo "FAILED: guest/$name"
+	done
+fi
+case $guest_rc in
+0) ;;
+1) grep -q '^FAIL ' "$results" || failt "guest/job (exit status 1)" ;;
+3) failt "guest/no-kernel-splat" ;;
+124) failt "guest/timeout" ;;
+*) failt "guest/boot (status $guest_rc)" ;;
+esac
+[ $guest_rc = 3 ] || [ ! -f "$glog" ] || pass "guest/no-kernel-splat"
+
+npass=$(grep -c '^PASS ' "$results")
+nfail=$(grep -c '^FAIL ' "$results")
+nskip=$(grep -c '^SKIP ' "$results")
+echo "check: $(( $(date +%s) - t0 ))s; results in $results"
+if [ "$nskip" -gt 0 ]; then
+	echo "$npass passed, $nfail failed, $nskip skipped"
+else
+	echo "$npass passed, $nfail failed"
+fi
+[ "$nfail" = 0 ] && [ "$npass" -gt 0 ] && [ "$guest_rc" = 0 ]

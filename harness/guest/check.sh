@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The `make check` guest job: KUnit suites (as modules), then the shell
+# integration tests. Results go to the console for harness/check.sh:
+# a KTAP document between KTAP markers, and one MARKERS-TEST line per test.
+
+fails=0
+
+# KUnit: load every test module we built; each runs its suites on load.
+echo "--- KUnit"
+mods=$(find /lib/modules/ -name '*.ko' | grep -E 'kunit|test' | sort)
+for m in $mods; do
+	name=$(basename "$m" .ko)
+	timeout 300 modprobe "$name" || { echo "modprobe $name failed"; fails=$((fails + 1)); }
+done
+n=$(ls /sys/kernel/debug/kunit 2>/dev/null | wc -l)
+echo "<<< KTAP BEGIN >>>"
+echo "KTAP version 1"
+echo "1..$n"
+i=0
+for d in /sys/kernel/debug/kunit/*/; do
+	[ -f "$d/results" ] || continue
+	i=$((i + 1))
+	# Drop the per-file header, renumber the suite's result line.
+	sed -e '1,2d' -e '$s/^ok 1 /ok '"$i"' /' \
+		-e '$s/^not ok 1 /not ok '"$i"' /' "$d/results"
+done
+echo "<<< KTAP END >>>"
+for m in $mods; do
+	rmmod "$(basename "$m" .ko)" 2>/dev/null
+done
+
+# Shell-level integration tests.
+echo "--- integration tests"
+for t in /harness/tests/*.sh; do
+	[ -f "$t" ] || continue
+	name=$(basename "$t" .sh)
+	echo "--- $name"
+	if timeout 300 sh "$t"; then
+		echo "MARKERS-TEST: PASS $name"
+	else
+		echo "MARKERS-TEST: FAIL $name"
+		fails=$((fails + 1))
+	fi
+done
+exit $((fails > 0))

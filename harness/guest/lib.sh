@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for guest tests. Sourced by each test under /harness/tests/.
+# A test fails by exiting non-zero; fail() says why first.
+
+fail() {
+	echo "  FAIL: $*"
+	exit 1
+}
+
+# expect_eq WHAT GOT WANT
+expect_eq() {
+	[ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
+}
+
+# expect_err ERRNO_NAME COMMAND...: the command must fail and print ERRNO_NAME
+# (busybox prints strerror text, so match on the text).
+expect_fail() {
+	if "$@" 2>/tmp/err.$$; then
+		fail "'$*' succeeded, expected failure"
+	fi
+}
+
+# A write of $2 into file $1 that must fail with text $3 in the error.
+write_expect_err() {
+	if echo "$2" > "$1" 2>/tmp/werr.$$; then
+		fail "write '$2' to $1 succeeded"
+	fi
+	grep -q "$3" /tmp/werr.$$ || fail "write '$2' to $1: $(cat /tmp/werr.$$), want $3"
+}

@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make lint: checkpatch --strict over our overlay sources and patches, and
+# sparse (C=2) over the objects built from our sources. Both run from the
+# grafted tree. Exit status non-zero on any warning.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+cd "$TOP"
+rc=0
+srcs=$(git ls-files --cached --others --exclude-standard -- $OVERLAY_DIRS |
+	grep -E '\.(c|h|S)$' || true)
+cp_opts=(--strict --no-tree --quiet --show-types --terse)
+
+echo "lint: checkpatch --strict on $(echo "$srcs" | grep -c . || true) files and $(grep -cv '^#' patches/series || true) patches"
+for f in $srcs; do
+	out=$(cd "$KSRC" && perl scripts/checkpatch.pl "${cp_opts[@]}" -f "$f" 2>&1) || {
+		echo "$out"; rc=1; }
+done
+while read -r p _; do
+	case "$p" in ''|'#'*) continue ;; esac
+	out=$(cd "$KSRC" && perl scripts/checkpatch.pl "${cp_opts[@]}" "$TOP/patches/$p" 2>&1) || {
+		echo "$out"; rc=1; }
+done < patches/series
+
+# sparse on every object our .c files produce in this configuration.
+objs=
+for f in $(echo "$srcs" | grep -E '\.c$' || true); do
+	o=${f%.c}.o
+	[ -f "$KOBJ/$o" ] && objs="$objs $o"
+done
+if [ -n "$objs" ]; then
+	echo "lint: sparse (C=2) on$objs"
+	"${KMAKE[@]}" C=2 CHECK="sparse" $objs > "$LOGS/sparse.log" 2>&1 || {
+		tail -n 20 "$LOGS/sparse.log"; rc=1; }
+	if grep -E '(warning|error):' "$LOGS/sparse.log"; then
+		rc=1
+	fi
+fi
+[ $rc = 0 ] && echo "lint: clean"
+exit $rc

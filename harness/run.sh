@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot the built kernel under QEMU (TCG) with a busybox initramfs and run
+# one job in it.
+#
+#   run.sh [-t SECONDS] [-l LOG] [-i] JOB.sh [EXTRA_FILE...]
+#
+# JOB.sh runs as /job.sh; EXTRA_FILEs appear under /extra/ (base names
+# kept); harness/guest/ is under /harness/. -i gives an interactive shell
+# instead of a job. Exit status: the job's, or 124 on timeout, or 3 when
+# the console shows a kernel splat (Oops, BUG, WARNING, lockdep, RCU
+# stall, KASAN/UBSAN) even if the job passed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+timeout=600 log=$LOGS/guest.log interactive=0
+while getopts "t:l:i" o; do
+	case $o in
+	t) timeout=$OPTARG ;;
+	l) log=$OPTARG ;;
+	i) interactive=1 ;;
+	*) die "usage: run.sh [-t SECONDS] [-l LOG] [-i] JOB.sh [FILES...]" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $interactive = 1 ] || [ $# -ge 1 ] || die "run.sh: no job script"
+job=${1:-}
+[ $# -ge 1 ] && shift
+
+kimg=$KOBJ/arch/x86/boot/bzImage
+[ -f "$kimg" ] || die "no kernel image; run 'make build'"
+[ -x /bin/busybox ] || die "busybox-static is missing (run 'make deps')"
+mkdir -p "$LOGS" "$(dirname "$log")"
+
+# Base image: busybox, init, modules. Rebuilt when one of them changed.
+base=$B/initramfs-base.cpio
+if [ ! -f "$base" ] || [ "$B/modroot.stamp" -nt "$base" ] ||
+   [ "$TOP/harness/guest/init" -nt "$base" ] || [ /bin/busybox -nt "$base" ]; then
+	r=$B/initramfs-base
+	rm -rf "$r"
+	mkdir -p "$r"/{bin,sbin,dev,proc,sys,tmp,lib,root,extra}
+	cp /bin/busybox "$r/bin/busybox"
+	cp "$TOP/harness/guest/init" "$r/init"
+	chmod 755 "$r/init"
+	mknod "$r/dev/console" c 5 1
+	mknod "$r/dev/null" c 1 3
+	[ -d "$MODROOT/lib/modules" ] && cp -a "$MODROOT/lib/modules" "$r/lib/"
+	(cd "$r" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$base.tmp"
+	mv "$base.tmp" "$base"
+fi
+
+# Job image: the job, the harness' guest scripts, extra files.
+j=$B/initramfs-job
+rm -rf "$j"
+mkdir -p "$j/extra" "$j/harness"
+cp -r "$TOP/harness/guest/." "$j/harness/"
+if [ $interactive = 1 ]; then
+	touch "$j/job-interactive"
+	[ -n "$job" ] && cp "$job" "$j/job.sh"
+else
+	cp "$job" "$j/job.sh"
+fi
+for f in "$@"; do
+	[ -f "$f" ] || die "run.sh: no such file: $f"
+	cp "$f" "$j/extra/"
+done
+(cd "$j" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$B/initramfs-job.cpio"
+cat "$base" "$B/initramfs-job.cpio" > "$B/initrd.cpio"
+
+qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 1G -no-reboot
+      -kernel "$kimg" -initrd "$B/initrd.cpio" -nic none
+      -append "console=ttyS0 loglevel=4 panic=-1 oops=panic softlockup_panic=0 ${GUEST_APPEND:-}")
+
+if [ $interactive = 1 ]; then
+	exec "${qemu[@]}" -nographic
+fi
+
+# Console: all of it to the log; on the terminal, all but the final dmesg
+# dump (which is only there for the splat scan below).
+set +e
+timeout -k 10 "$timeout" "${qemu[@]}" -display none -serial stdio -monitor none \
+	< /dev/null 2>&1 | tr -d '\r' | tee "$log" |
+	awk '/<<< DMESG BEGIN >>>/ { skip = 1 } !skip { print; fflush() } /<<< DMESG END >>>/ { skip = 0 }'
+qrc=${PIPESTATUS[0]}
+set -e
+
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	say "run: guest timed out after ${timeout}s; last console lines:"
+	tail -n 25 "$log" >&2
+	exit 124
+fi
+end=$(grep -a '<<< MARKERS-GUEST-END status=' "$log" | tail -n 1 || true)
+if [ -z "$end" ]; then
+	say "run: guest ended without its end line (qemu status $qrc); last console lines:"
+	tail -n 25 "$log" >&2
+	exit 2
+fi
+status=$(echo "$end" | sed 's/.*status=\([0-9]*\).*/\1/')
+splat='Oops|BUG:|WARNING:|kernel BUG at|general protection fault|Kernel panic|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|detected stalls? on CPU|self-detected stall|rcu: INFO:|KASAN:|UBSAN:'
+if grep -aEn "$splat" "$log" | grep -av 'MARKERS-TEST' > "$log.splats"; then
+	say "run: kernel splat in the console log ($log):"
+	head -n 20 "$log.splats" >&2
+	exit 3
+fi
+rm -f "$log.splats"
+exit "$status"
