@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite "markers": the probe registry, format checking, argument
+ * delivery and site duplication of kernel markers.
+ *
+ * The sites below are this module's own; they join the registry when the
+ * module loads, before the suite runs.
+ */
+
+#include <kunit/static_stub.h>
+#include <kunit/test.h>
+#include <kunit/visibility.h>
+#include <linux/atomic.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/limits.h>
+#include <linux/marker.h>
+#include <linux/module.h>
+#include <linux/string.h>
+
+#include "marker_internal.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+/* What a probe saw: the arguments of the last hit, read by their class. */
+struct hit {
+	int nr;			/* hits */
+	int nargs;
+	u8 cls[MARKER_MAX_ARGS];
+	long long val[MARKER_MAX_ARGS];
+	char str[MARKER_MAX_ARGS][32];
+	const void *ptr[MARKER_MAX_ARGS];
+	char fmt[64];
+};
+
+static struct hit hit;
+
+/* Reads the arguments by the site's own format, as a generic probe would. */
+static void record_probe(void *data, const char *fmt, va_list *args)
+{
+	struct hit *h = data;
+	int i;
+
+	h->nr++;
+	strscpy(h->fmt, fmt, sizeof(h->fmt));
+	h->nargs = marker_parse_format(fmt, h->cls, MARKER_MAX_ARGS);
+	for (i = 0; i < h->nargs; i++) {
+		switch (h->cls[i]) {
+		case MARKER_ARG_INT:
+			h->val[i] = va_arg(*args, int);
+			break;
+		case MARKER_ARG_LONG:
+			h->val[i] = va_arg(*args, long long);
+			break;
+		case MARKER_ARG_STR:
+			strscpy(h->str[i], va_arg(*args, const char *),
+				sizeof(h->str[i]));
+			break;
+		case MARKER_ARG_PTR:
+			h->ptr[i] = va_arg(*args, const void *);
+			break;
+		}
+	}
+}
+
+static void count_probe(void *data, const char *fmt, va_list *args)
+{
+	atomic_inc(data);
+}
+
+/* --- Sites ------------------------------------------------------------ */
+
+static noinline void fire_int(int v)
+{
+	MARK(kunit_int, "%d", v);
+}
+
+static const char kunit_buf[] = "marker";
+
+static noinline void fire_classes(void)
+{
+	const char *buf = kunit_buf;
+
+	MARK(kunit_uint, "%u", 4000000000U);
+	MARK(kunit_long, "%ld", LONG_MIN);
+	MARK(kunit_llong, "%lld", -1234567890123LL);
+	MARK(kunit_size, "%zu", (size_t)SIZE_MAX);
+	MARK(kunit_char, "%c", 'x');
+	MARK(kunit_short, "%hd", (short)-7);
+	MARK(kunit_str, "%s", buf);
+	MARK(kunit_ptr, "%p", buf);
+	MARK(kunit_mixed, "a=%d b=%s c=%lu d=%p e=%c f=%lld g=%x",
+	     -1, "two", 3UL, buf, 'e', 6LL, 0x7u);
+}
+
+static noinline void fire_order(void)
+{
+	MARK(kunit_order, MARK_NOARGS);
+}
+
+static __always_inline void inline_site(int v)
+{
+	MARK(kunit_inline, "%d", v);
+}
+
+static noinline void inline_caller_a(void)
+{
+	inline_site(1);
+}
+
+static noinline void inline_caller_b(void)
+{
+	inline_site(2);
+}
+
+static noinline void fire_unrolled(void)
+{
+	int i;
+
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++)
+		MARK(kunit_unroll, "%d", i);
+}
+
+static int side_effects;
+
+static noinline int side_effect(void)
+{
+	return ++side_effects;
+}
+
+static noinline void fire_side_effect(void)
+{
+	MARK(kunit_side, "%d", side_effect());
+}
+
+static noinline bool fire_guard(void)
+{
+	if (MARK_ENABLED(kunit_guard)) {
+		MARK(kunit_guard, "%d", side_effect());
+		return true;
+	}
+	return false;
+}
+
+static noinline void fire_race(int i)
+{
+	MARK(kunit_race, "%d", i);
+}
+
+/* --- Tests ------------------------------------------------------------ */
+
+static void armed_expect(struct kunit *test, const char *name,
+			 unsigned int sites, unsigned int armed)
+{
+	unsigned int a;
+
+	KUNIT_EXPECT_EQ_MSG(test, marker_count_sites(name, &a), sites, "%s", name);
+	KUNIT_EXPECT_EQ_MSG(test, a, armed, "%s armed", name);
+}
+
+static void markers_test_errors(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, marker_set_probe(NULL, "%d", record_probe, &hit), -EINVAL);
+	KUNIT_EXPECT_EQ(test, marker_set_probe("", "%d", record_probe, &hit), -EINVAL);
+	KUNIT_EXPECT_EQ(test, marker_set_probe("kunit_int", "%d", NULL, &hit), -EINVAL);
+	KUNIT_EXPECT_EQ(test, marker_set_probe("kunit_int", "", record_probe, &hit), -EINVAL);
+	KUNIT_EXPECT_EQ(test, marker_set_probe("kunit_int", "%q", record_probe, &hit), -EINVAL);
+	KUNIT_EXPECT_EQ(test, marker_set_probe("kunit_int", "%d %", record_probe, &hit), -EINVAL);
+	KUNIT_EXPECT_EQ(test, marker_set_probe("kunit_int", "%f", record_probe, &hit), -EINVAL);
+	KUNIT_EXPECT_EQ(test, marker_set_probe("kunit_int", "%s", record_probe, &hit), -EPERM);
+	KUNIT_EXPECT_EQ(test, marker_set_probe("kunit_int", "%ld", record_probe, &hit), -EPERM);
+	KUNIT_EXPECT_EQ(test, marker_set_probe("kunit_int", "%d %d", record_probe, &hit), -EPERM);
+	armed_expect(test, "kunit_int", 1, 0);
+
+	KUNIT_ASSERT_EQ(test, marker_set_probe("kunit_int", "%d", record_probe, &hit), 0);
+	KUNIT_EXPECT_EQ(test, marker_set_probe("kunit_int", "%d", record_probe, &hit), -EEXIST);
+	KUNIT_EXPECT_EQ(test, marker_set_probe("kunit_int", NULL, record_probe, &hit), -EEXIST);
+	armed_expect(test, "kunit_int", 1, 1);
+	fire_int(5);
+	KUNIT_EXPECT_EQ(test, hit.nr, 1);
+
+	KUNIT_EXPECT_EQ(test, marker_disable_probe(NULL, record_probe, &hit), -EINVAL);
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_int", NULL, &hit), -EINVAL);
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_int", record_probe, NULL), -ENOENT);
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_int", count_probe, &hit), -ENOENT);
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_nope", record_probe, &hit), -ENOENT);
+	armed_expect(test, "kunit_int", 1, 1);
+
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_int", record_probe, &hit), 0);
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_int", record_probe, &hit), -ENOENT);
+	armed_expect(test, "kunit_int", 1, 0);
+	fire_int(6);
+	KUNIT_EXPECT_EQ(test, hit.nr, 1);
+}
+
+static struct marker_probes *failing_alloc(unsigned int nr)
+{
+	return NULL;
+}
+
+static void markers_test_enomem(struct kunit *test)
+{
+	atomic_t n = ATOMIC_INIT(0);
+
+	KUNIT_ASSERT_EQ(test, marker_set_probe("kunit_int", NULL, count_probe, &n), 0);
+	KUNIT_ASSERT_EQ(test, marker_set_probe("kunit_int", "%i", record_probe, &hit), 0);
+
+	kunit_activate_static_stub(test, marker_alloc_probes, failing_alloc);
+	/* Adding a third probe and removing one of two both need an array. */
+	KUNIT_EXPECT_EQ(test, marker_set_probe("kunit_int", "%x", count_probe, test), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, marker_set_probe("kunit_new", NULL, count_probe, test), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_int", count_probe, &n), -ENOMEM);
+	kunit_deactivate_static_stub(test, marker_alloc_probes);
+
+	/* Nothing changed: both probes still fire, the third never came. */
+	fire_int(7);
+	KUNIT_EXPECT_EQ(test, atomic_read(&n), 1);
+	KUNIT_EXPECT_EQ(test, hit.nr, 1);
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_int", count_probe, test), -ENOENT);
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_new", count_probe, test), -ENOENT);
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_int", count_probe, &n), 0);
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_int", record_probe, &hit), 0);
+	armed_expect(test, "kunit_int", 1, 0);
+}
+
+static void markers_test_parse(struct kunit *test)
+{
+	static const struct {
+		const char *fmt;
+		int n;
+	} counts[] = {
+		{ "", 0 }, { "plain text", 0 }, { "100%%", 0 }, { "%d", 1 },
+		{ "%-08.3lx", 1 }, { "%*d", 2 }, { "%.*s", 2 }, { "%*.*d", 3 },
+		{ "%pS %pI4 %px", 3 }, { "%hhd%hd%d%ld%lld%zd%td%jd", 8 },
+		{ "%", -EINVAL }, { "%f", -EINVAL }, { "%n", -EINVAL },
+		{ "%y", -EINVAL }, { "%ls", 1 },
+	};
+	static const char * const same[][2] = {
+		{ "%d", "%i" }, { "%d", "%u" }, { "%d", "%x" }, { "%d", "%c" },
+		{ "%d", "%hhd" }, { "%d", "%hu" }, { "%ld", "%lld" },
+		{ "%lu", "%zu" }, { "%ld", "%td" }, { "%ld", "%jd" },
+		{ "%p", "%pS" }, { "%s", "%-20.5s" }, { "a %d b", "%5d%%" },
+	};
+	static const char * const differ[][2] = {
+		{ "%d", "%ld" }, { "%d", "%s" }, { "%s", "%p" }, { "%p", "%lu" },
+		{ "%d", "%d %d" }, { "%d", "" }, { "%d", "%" },
+	};
+	u8 cls[MARKER_MAX_ARGS];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(counts); i++) {
+		int n = marker_parse_format(counts[i].fmt, cls, ARRAY_SIZE(cls));
+
+		KUNIT_EXPECT_EQ_MSG(test, n, counts[i].n, "\"%s\"", counts[i].fmt);
+	}
+	for (i = 0; i < ARRAY_SIZE(same); i++)
+		KUNIT_EXPECT_TRUE_MSG(test, marker_format_match(same[i][0], same[i][1]),
+				      "\"%s\" vs \"%s\"", same[i][0], same[i][1]);
+	for (i = 0; i < ARRAY_SIZE(differ); i++)
+		KUNIT_EXPECT_FALSE_MSG(test, marker_format_match(differ[i][0], differ[i][1]),
+				       "\"%s\" vs \"%s\"", differ[i][0], differ[i][1]);
+	KUNIT_EXPECT_EQ(test, marker_parse_format("%d%d%d", cls, 2), -EINVAL);
+}
+
+/* Attach record_probe with @fmt, fire fire_classes(), detach. */
+static void fire_one(struct kunit *test, const char *name, const char *fmt)
+{
+	memset(&hit, 0, sizeof(hit));
+	KUNIT_ASSERT_EQ_MSG(test, marker_set_probe(name, fmt, record_probe, &hit), 0,
+			    "%s", name);
+	fire_classes();
+	KUNIT_EXPECT_EQ(test, marker_disable_probe(name, record_probe, &hit), 0);
+	KUNIT_EXPECT_EQ_MSG(test, hit.nr, 1, "%s", name);
+}
+
+static void markers_test_classes(struct kunit *test)
+{
+	fire_one(test, "kunit_uint", "%x");
+	KUNIT_EXPECT_EQ(test, (unsigned int)hit.val[0], 4000000000U);
+	fire_one(test, "kunit_long", "%ld");
+	KUNIT_EXPECT_EQ(test, hit.val[0], (long long)LONG_MIN);
+	fire_one(test, "kunit_llong", "%lld");
+	KUNIT_EXPECT_EQ(test, hit.val[0], -1234567890123LL);
+	fire_one(test, "kunit_size", "%zx");
+	KUNIT_EXPECT_EQ(test, (size_t)hit.val[0], (size_t)SIZE_MAX);
+	fire_one(test, "kunit_char", "%c");
+	KUNIT_EXPECT_EQ(test, hit.val[0], 'x');
+	fire_one(test, "kunit_short", "%d");
+	KUNIT_EXPECT_EQ(test, hit.val[0], -7);
+	fire_one(test, "kunit_str", "%s");
+	KUNIT_EXPECT_STREQ(test, hit.str[0], "marker");
+	fire_one(test, "kunit_ptr", "%pK");
+	KUNIT_EXPECT_PTR_EQ(test, hit.ptr[0], (const void *)kunit_buf);
+	fire_one(test, "kunit_mixed", NULL);
+	KUNIT_EXPECT_STREQ(test, hit.fmt, "a=%d b=%s c=%lu d=%p e=%c f=%lld g=%x");
+	KUNIT_ASSERT_EQ(test, hit.nargs, 7);
+	KUNIT_EXPECT_EQ(test, hit.val[0], -1);
+	KUNIT_EXPECT_STREQ(test, hit.str[1], "two");
+	KUNIT_EXPECT_EQ(test, hit.val[2], 3);
+	KUNIT_EXPECT_PTR_EQ(test, hit.ptr[3], (const void *)kunit_buf);
+	KUNIT_EXPECT_EQ(test, hit.val[4], 'e');
+	KUNIT_EXPECT_EQ(test, hit.val[5], 6);
+	KUNIT_EXPECT_EQ(test, hit.val[6], 7);
+	/* The same probe through a format that matches by class. */
+	fire_one(test, "kunit_mixed", "%i %s %zx %pS %d %ld %u");
+	KUNIT_EXPECT_EQ(test, hit.val[5], 6);
+}
+
+static char order_log[8];
+
+static void order_probe(void *data, const char *fmt, va_list *args)
+{
+	size_t n = strlen(order_log);
+
+	if (n < sizeof(order_log) - 1)
+		order_log[n] = *(char *)data;
+}
+
+static void markers_test_order(struct kunit *test)
+{
+	static char ids[] = "ABC";
+	char *a = &ids[0], *b = &ids[1], *c = &ids[2];
+
+	KUNIT_ASSERT_EQ(test, marker_set_probe("kunit_order", MARK_NOARGS,
+					       order_probe, a), 0);
+	KUNIT_ASSERT_EQ(test, marker_set_probe("kunit_order", NULL, order_probe, b), 0);
+	KUNIT_ASSERT_EQ(test, marker_set_probe("kunit_order", "no args", order_probe, c), 0);
+	memset(order_log, 0, sizeof(order_log));
+	fire_order();
+	KUNIT_EXPECT_STREQ(test, order_log, "ABC");
+
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_order", order_probe, b), 0);
+	armed_expect(test, "kunit_order", 1, 1);
+	memset(order_log, 0, sizeof(order_log));
+	fire_order();
+	KUNIT_EXPECT_STREQ(test, order_log, "AC");
+
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_order", order_probe, a), 0);
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_order", order_probe, c), 0);
+	armed_expect(test, "kunit_order", 1, 0);
+	memset(order_log, 0, sizeof(order_log));
+	fire_order();
+	KUNIT_EXPECT_STREQ(test, order_log, "");
+}
+
+static void markers_test_pending(struct kunit *test)
+{
+	atomic_t n = ATOMIC_INIT(0);
+
+	KUNIT_EXPECT_EQ(test, marker_count_sites("kunit_no_such_site", NULL), 0);
+	KUNIT_ASSERT_EQ(test, marker_set_probe("kunit_no_such_site", "%d", count_probe, &n), 0);
+	KUNIT_EXPECT_EQ(test, marker_set_probe("kunit_no_such_site", "%d",
+					       count_probe, &n), -EEXIST);
+	/* A second probe with another format is fine: no site to check. */
+	KUNIT_EXPECT_EQ(test, marker_set_probe("kunit_no_such_site", "%s", count_probe, test), 0);
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_no_such_site", count_probe, test), 0);
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_no_such_site", count_probe, &n), 0);
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_no_such_site", count_probe, &n), -ENOENT);
+}
+
+static void markers_test_duplicates(struct kunit *test)
+{
+	unsigned int sites;
+
+	sites = marker_count_sites("kunit_inline", NULL);
+	KUNIT_EXPECT_GE(test, sites, 2);
+	KUNIT_ASSERT_EQ(test, marker_set_probe("kunit_inline", "%d", record_probe, &hit), 0);
+	armed_expect(test, "kunit_inline", sites, sites);
+	memset(&hit, 0, sizeof(hit));
+	inline_caller_a();
+	KUNIT_EXPECT_EQ(test, hit.val[0], 1);
+	inline_caller_b();
+	KUNIT_EXPECT_EQ(test, hit.val[0], 2);
+	KUNIT_EXPECT_EQ(test, hit.nr, 2);
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_inline", record_probe, &hit), 0);
+	armed_expect(test, "kunit_inline", sites, 0);
+
+	/* #pragma GCC unroll 4 makes four copies of the site. */
+	sites = marker_count_sites("kunit_unroll", NULL);
+	KUNIT_EXPECT_EQ(test, sites, 4);
+	KUNIT_ASSERT_EQ(test, marker_set_probe("kunit_unroll", "%d", record_probe, &hit), 0);
+	armed_expect(test, "kunit_unroll", sites, sites);
+	memset(&hit, 0, sizeof(hit));
+	fire_unrolled();
+	KUNIT_EXPECT_EQ(test, hit.nr, 4);
+	KUNIT_EXPECT_EQ(test, hit.val[0], 3);
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_unroll", record_probe, &hit), 0);
+}
+
+static void markers_test_dormant(struct kunit *test)
+{
+	side_effects = 0;
+	fire_side_effect();
+	KUNIT_EXPECT_EQ(test, side_effects, 0);
+	KUNIT_EXPECT_FALSE(test, fire_guard());
+	KUNIT_EXPECT_EQ(test, side_effects, 0);
+
+	KUNIT_ASSERT_EQ(test, marker_set_probe("kunit_side", "%d", record_probe, &hit), 0);
+	fire_side_effect();
+	KUNIT_EXPECT_EQ(test, side_effects, 1);
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_side", record_probe, &hit), 0);
+	fire_side_effect();
+	KUNIT_EXPECT_EQ(test, side_effects, 1);
+
+	/* MARK_ENABLED() follows its name: armed with any probe. */
+	KUNIT_ASSERT_EQ(test, marker_set_probe("kunit_guard", "%d", record_probe, &hit), 0);
+	armed_expect(test, "kunit_guard", 2, 2);
+	KUNIT_EXPECT_TRUE(test, fire_guard());
+	KUNIT_EXPECT_EQ(test, side_effects, 2);
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_guard", record_probe, &hit), 0);
+	KUNIT_EXPECT_FALSE(test, fire_guard());
+	KUNIT_EXPECT_EQ(test, side_effects, 2);
+}
+
+/* Removal racing with a site that fires all the time on another CPU. */
+static atomic_t race_calls, race_late;
+static bool race_removed;
+
+static void race_probe(void *data, const char *fmt, va_list *args)
+{
+	atomic_inc(&race_calls);
+	if (READ_ONCE(race_removed))
+		atomic_inc(&race_late);
+}
+
+static int race_thread(void *unused)
+{
+	int i = 0;
+
+	while (!kthread_should_stop()) {
+		fire_race(i++);
+		if (!(i & 63))
+			cond_resched();
+	}
+	return 0;
+}
+
+static void markers_test_remove_race(struct kunit *test)
+{
+	struct task_struct *t;
+	int round, calls;
+
+	atomic_set(&race_calls, 0);
+	atomic_set(&race_late, 0);
+	t = kthread_run(race_thread, NULL, "marker-race");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	for (round = 0; round < 20; round++) {
+		WRITE_ONCE(race_removed, false);
+		KUNIT_ASSERT_EQ(test, marker_set_probe("kunit_race", "%d", race_probe, NULL), 0);
+		calls = atomic_read(&race_calls);
+		while (atomic_read(&race_calls) == calls)
+			usleep_range(100, 200);
+		KUNIT_ASSERT_EQ(test, marker_disable_probe("kunit_race", race_probe, NULL), 0);
+		WRITE_ONCE(race_removed, true);
+		usleep_range(500, 1000);
+	}
+	kthread_stop(t);
+	KUNIT_EXPECT_GE(test, atomic_read(&race_calls), 20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&race_late), 0);
+	armed_expect(test, "kunit_race", 1, 0);
+}
+
+static int markers_test_init(struct kunit *test)
+{
+	memset(&hit, 0, sizeof(hit));
+	return 0;
+}
+
+static struct kunit_case markers_test_cases[] = {
+	KUNIT_CASE(markers_test_parse),
+	KUNIT_CASE(markers_test_errors),
+	KUNIT_CASE(markers_test_enomem),
+	KUNIT_CASE(markers_test_classes),
+	KUNIT_CASE(markers_test_order),
+	KUNIT_CASE(markers_test_pending),
+	KUNIT_CASE(markers_test_duplicates),
+	KUNIT_CASE(markers_test_dormant),
+	KUNIT_CASE(markers_test_remove_race),
+	{}
+};
+
+static struct kunit_suite markers_test_suite = {
+	.name = "markers",
+	.init = markers_test_init,
+	.test_cases = markers_test_cases,
+};
+
+kunit_test_suite(markers_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for kernel markers");
+MODULE_LICENSE("GPL");
