@@ -14,6 +14,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/err.h>
 #include <linux/marker.h>
 #include <linux/module.h>
 #include <linux/sprintf.h>
@@ -41,7 +42,7 @@ static int __init probe_example_init(void)
 	ret = marker_set_probe(name, *format ? format : NULL, probe_example,
 			       NULL);
 	if (ret < 0) {
-		pr_err("marker_set_probe(%s) failed: %d\n", name, ret);
+		pr_err("marker_set_probe(%s) failed: %pe\n", name, ERR_PTR(ret));
 		return ret;
 	}
 	pr_info("probe attached to %s\n", name);
