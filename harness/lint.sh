@@ -11,7 +11,8 @@ cd "$TOP"
 rc=0
 srcs=$(git ls-files --cached --others --exclude-standard -- $OVERLAY_DIRS |
 	grep -E '\.(c|h|S)$' || true)
-cp_opts=(--strict --no-tree --quiet --show-types --terse)
+cp_opts=(--strict --no-tree --quiet --show-types --terse
+	 --typedefsfile "$TOP/harness/checkpatch.typedefs")
 
 echo "lint: checkpatch --strict on $(echo "$srcs" | grep -c . || true) files and $(grep -cv '^#' patches/series || true) patches"
 for f in $srcs; do

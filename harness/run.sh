@@ -68,7 +68,11 @@ done
 (cd "$j" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$B/initramfs-job.cpio"
 cat "$base" "$B/initramfs-job.cpio" > "$B/initrd.cpio"
 
-qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 1G -no-reboot
+# Single-threaded TCG: with QEMU 7.2's multi-threaded TCG, a vCPU can run
+# stale translated code across text_poke_bp()'s int3 protocol (reproduced:
+# "Oops: int3" in a function whose static key another vCPU was toggling).
+# Both vCPUs still exist and interleave; QEMU_ACCEL overrides.
+qemu=(qemu-system-x86_64 -accel ${QEMU_ACCEL:-tcg,thread=single} ${QEMU_CPU:--cpu max} -smp 2 -m 1G -no-reboot
       -kernel "$kimg" -initrd "$B/initrd.cpio" -nic none
       -append "console=ttyS0 loglevel=4 panic=-1 oops=panic softlockup_panic=0 ${GUEST_APPEND:-}")
 

@@ -27,3 +27,9 @@ write_expect_err() {
 	fi
 	grep -q "$3" /tmp/werr.$$ || fail "write '$2' to $1: $(cat /tmp/werr.$$), want $3"
 }
+
+# Load probe-example with parameters. insmod, not busybox modprobe, which
+# does not keep quoted parameter values such as format="pid %d comm %s".
+probe_example() {
+	insmod "/lib/modules/$(uname -r)/kernel/samples/markers/probe-example.ko" "$@"
+}
