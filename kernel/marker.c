@@ -17,6 +17,7 @@
 #include <linux/err.h>
 #include <linux/init.h>
 #include <linux/kallsyms.h>
+#include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/marker.h>
 #include <linux/module.h>
@@ -28,14 +29,23 @@
 #include <linux/string_helpers.h>
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
+#include <asm/sdt.h>
 
 #include "marker_internal.h"
 
-/* One probe: the function, its data, and the format it expects (or NULL). */
+/*
+ * One probe: the function, its data, and what it expects of a site: a
+ * format (a MARK() probe; NULL for any) or an argument count (an SDT probe;
+ * -1 for any).
+ */
 struct marker_probe {
-	marker_probe_func *func;
+	union {
+		marker_probe_func *func;
+		sdt_probe_func *sdt_func;
+	};
 	void *data;
 	const char *format;
+	int nargs;
 };
 
 /*
@@ -65,17 +75,43 @@ struct marker_object {
 };
 
 /*
- * marker_mutex protects marker_names, marker_objects, every marker_name's
- * probes, and the probes pointer of every marker_desc (the readers of that
- * pointer, the sites, use RCU instead).
+ * An SDT site with probes: its kprobe and its decoded operand spec. Sites
+ * whose arming failed stay listed here with @error until their name loses
+ * its probes.
+ */
+struct sdt_site {
+	struct list_head list;		/* in sdt_sites */
+	const struct marker_site *site;
+	struct marker_object *obj;
+	struct marker_probes __rcu *probes;
+	struct kprobe kp;
+	bool registered;		/* kp is registered */
+	int error;			/* arming failed: -errno */
+	atomic_t faults;		/* memory operands that faulted */
+	struct sdt_prog prog;
+};
+
+/*
+ * marker_mutex protects marker_names, marker_objects, sdt_sites, every
+ * marker_name's probes, and the probes pointer of every marker_desc and
+ * sdt_site (their readers, the sites, use RCU instead).
  *
- * Lock nesting: marker_mutex is taken first. static_branch_enable() and
- * static_branch_disable() are called with it held and take cpus_read_lock(),
- * jump_label_mutex and text_mutex inside it. Nothing takes marker_mutex with
- * any of those held.
+ * Lock nesting: marker_mutex is taken first. static_branch_enable(),
+ * static_branch_disable(), register_kprobe() and unregister_kprobe() are
+ * called with it held and take kprobe_mutex, cpus_read_lock(),
+ * jump_label_mutex and text_mutex inside it. Nothing takes marker_mutex
+ * with any of those held.
  */
 static DEFINE_MUTEX(marker_mutex);
 static LIST_HEAD(marker_names);
+static LIST_HEAD(sdt_sites);
+
+/*
+ * Arm SDT sites with int3 kprobes only (a post_handler keeps kprobes from
+ * optimizing them), for tests of that path.
+ */
+VISIBLE_IF_KUNIT bool sdt_int3_only;
+EXPORT_SYMBOL_IF_KUNIT(sdt_int3_only);
 static struct list_head marker_objects;
 
 /* vmlinux is in the list from the start, so probes may attach at any time. */
@@ -297,42 +333,77 @@ static struct marker_name *marker_find_name(const char *name)
 	return NULL;
 }
 
-/* The probes a site should call: @probes, unless one's format mismatches. */
+/* The number of arguments in an SDT operand spec. */
+static int sdt_spec_nargs(const char *spec)
+{
+	int n = 0;
+
+	while (*spec) {
+		while (*spec == ' ')
+			spec++;
+		if (!*spec)
+			break;
+		n++;
+		while (*spec && *spec != ' ')
+			spec++;
+	}
+	return n;
+}
+
+/* Does @site take what @p expects? */
+static bool marker_site_accepts_probe(const struct marker_site *site,
+				      const struct marker_probe *p)
+{
+	switch (site->kind) {
+	case MARKER_KIND_MARK:
+		return !p->format ||
+		       marker_format_match(p->format, marker_site_format(site));
+	case MARKER_KIND_SDT:
+		return p->nargs < 0 ||
+		       sdt_spec_nargs(marker_site_format(site)) == p->nargs;
+	default:		/* MARK_ENABLED(): any probe */
+		return true;
+	}
+}
+
+/* Does @site take what each of @probes expects? */
 static bool marker_site_accepts(const struct marker_site *site,
 				const struct marker_probes *probes)
 {
 	unsigned int i;
 
-	if (site->kind != MARKER_KIND_MARK)
-		return true;
-	for (i = 0; i < probes->nr; i++) {
-		const char *fmt = probes->probe[i].format;
-
-		if (fmt && !marker_format_match(fmt, marker_site_format(site)))
+	for (i = 0; i < probes->nr; i++)
+		if (!marker_site_accepts_probe(site, &probes->probe[i]))
 			return false;
-	}
 	return true;
 }
 
+/* Can one site satisfy both @a and @b? */
+static bool marker_probes_agree(const struct marker_probe *a,
+				const struct marker_probe *b)
+{
+	if (a->format && b->format && !marker_format_match(a->format, b->format))
+		return false;
+	return a->nargs < 0 || b->nargs < 0 || a->nargs == b->nargs;
+}
+
+static void marker_warn_mismatch(const struct marker_site *site)
+{
+	pr_warn("%s at %pS: \"%s\" does not match the probes of that name; site stays dormant\n",
+		marker_site_name(site), marker_site_code(site),
+		marker_site_format(site));
+}
+
 /*
- * Point @site at @probes (NULL: no probe) and set its static key to match.
- * A site whose format does not match the probes is left dormant; @warn says
- * so once, for a site that arrives with a module.
+ * Point a MARK() or MARK_ENABLED() site at @probes (NULL: none) and set its
+ * static key to match.
  */
-static void marker_update_site(const struct marker_site *site,
-			       struct marker_probes *probes, bool warn)
+static void marker_update_desc(const struct marker_site *site,
+			       struct marker_probes *probes)
 {
 	struct marker_desc *desc = marker_site_desc(site);
 	struct marker_probes *cur;
 
-	lockdep_assert_held(&marker_mutex);
-	if (probes && !marker_site_accepts(site, probes)) {
-		if (warn)
-			pr_warn("%s at %pS: format \"%s\" does not match the probes of that name; site stays dormant\n",
-				marker_site_name(site), marker_site_code(site),
-				marker_site_format(site));
-		probes = NULL;
-	}
 	cur = rcu_dereference_protected(desc->probes,
 					lockdep_is_held(&marker_mutex));
 	if (cur == probes)
@@ -346,6 +417,175 @@ static void marker_update_site(const struct marker_site *site,
 	}
 }
 
+/* --- SDT sites -------------------------------------------------------- */
+
+static struct sdt_site *sdt_find(const struct marker_site *site)
+{
+	struct sdt_site *ss;
+
+	lockdep_assert_held(&marker_mutex);
+	list_for_each_entry(ss, &sdt_sites, list)
+		if (ss->site == site)
+			return ss;
+	return NULL;
+}
+
+/* Symbols of %rip-relative operands: looked up in the site's own object. */
+static unsigned long sdt_resolve(void *ctx, const char *sym)
+{
+	struct marker_object *obj = ctx;
+	char buf[MODULE_NAME_LEN + 1 + 128];
+
+	if (!obj->mod)
+		return kallsyms_lookup_name(sym);
+	if (snprintf(buf, sizeof(buf), "%s:%s", obj->mod->name, sym) >= sizeof(buf))
+		return 0;
+	return module_kallsyms_lookup_name(buf);
+}
+
+static int sdt_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct sdt_site *ss = container_of(kp, struct sdt_site, kp);
+	struct marker_probes *probes;
+	u64 args[SDT_MAX_ARGS];
+	unsigned int i, faults;
+
+	/* kprobe handlers run with preemption disabled. */
+	probes = rcu_dereference_sched(ss->probes);
+	if (!probes)
+		return 0;
+	faults = arch_sdt_fetch(&ss->prog, regs, args);
+	if (unlikely(faults))
+		atomic_add(faults, &ss->faults);
+	for (i = 0; i < probes->nr; i++)
+		probes->probe[i].sdt_func(probes->probe[i].data, args,
+					  ss->prog.nargs);
+	return 0;
+}
+
+/*
+ * Is the site's kprobe optimized into a jump? kprobes wraps an optimized
+ * probe in an aggregate kprobe: ask the one registered at the address.
+ */
+static bool sdt_optimized(struct sdt_site *ss)
+{
+	struct kprobe *p;
+	bool ret;
+
+	if (!ss->registered)
+		return false;
+	rcu_read_lock();
+	p = get_kprobe(ss->kp.addr);
+	ret = p && kprobe_optimized(p);
+	rcu_read_unlock();
+	return ret;
+}
+
+/* Present only to keep kprobes from optimizing the site (sdt_int3_only). */
+static void sdt_kprobe_post(struct kprobe *kp, struct pt_regs *regs,
+			    unsigned long flags)
+{
+}
+
+static void sdt_disarm(struct sdt_site *ss)
+{
+	lockdep_assert_held(&marker_mutex);
+	if (ss->registered)
+		unregister_kprobe(&ss->kp);	/* waits for running handlers */
+	list_del(&ss->list);
+	kfree(ss);
+}
+
+/*
+ * Arm an SDT site with @probes: decode its spec once and register its
+ * kprobe. A site that cannot be armed (a spec that does not parse, a
+ * kprobe refused) keeps the error, shown in the listing, and stays dormant;
+ * no other site is affected.
+ */
+static void sdt_arm(struct marker_object *obj, const struct marker_site *site,
+		    struct marker_probes *probes)
+{
+	struct sdt_site *ss = sdt_find(site);
+	int ret;
+
+	if (!ss) {
+		/* Out of memory: the site stays dormant (kzalloc() warns). */
+		ss = kzalloc(sizeof(*ss), GFP_KERNEL);
+		if (!ss)
+			return;
+		ss->site = site;
+		ss->obj = obj;
+		list_add_tail(&ss->list, &sdt_sites);
+		ret = arch_sdt_parse(marker_site_format(site), &ss->prog,
+				     sdt_resolve, obj);
+		if (ret < 0) {
+			ss->error = ret;
+			pr_warn("%s at %pS: cannot decode \"%s\": %d\n",
+				marker_site_name(site), marker_site_code(site),
+				marker_site_format(site), ret);
+		}
+	}
+	if (ss->error)
+		return;
+	rcu_assign_pointer(ss->probes, probes);
+	if (ss->registered)
+		return;
+	ss->kp.addr = marker_site_code(site);
+	ss->kp.pre_handler = sdt_kprobe_pre;
+	if (sdt_int3_only)
+		ss->kp.post_handler = sdt_kprobe_post;
+	ret = register_kprobe(&ss->kp);
+	if (ret) {
+		ss->error = ret;
+		RCU_INIT_POINTER(ss->probes, NULL);
+		pr_warn("%s at %pS: cannot register a kprobe: %d\n",
+			marker_site_name(site), marker_site_code(site), ret);
+		return;
+	}
+	ss->registered = true;
+}
+
+/* Is @site calling probes? */
+static bool marker_site_armed(const struct marker_site *site)
+{
+	struct sdt_site *ss;
+
+	if (site->kind != MARKER_KIND_SDT)
+		return rcu_access_pointer(marker_site_desc(site)->probes);
+	ss = sdt_find(site);
+	return ss && ss->registered;
+}
+
+/* --- Attaching and detaching ---------------------------------------- */
+
+/*
+ * Point @site at @probes (NULL: no probe), patching or kprobing it to
+ * match. A site that does not take the probes is left dormant; @warn says
+ * so, for a site that arrives with a module.
+ */
+static void marker_update_site(struct marker_object *obj,
+			       const struct marker_site *site,
+			       struct marker_probes *probes, bool warn)
+{
+	struct sdt_site *ss;
+
+	lockdep_assert_held(&marker_mutex);
+	if (probes && !marker_site_accepts(site, probes)) {
+		if (warn)
+			marker_warn_mismatch(site);
+		probes = NULL;
+	}
+	if (site->kind != MARKER_KIND_SDT) {
+		marker_update_desc(site, probes);
+	} else if (probes) {
+		sdt_arm(obj, site, probes);
+	} else {
+		ss = sdt_find(site);
+		if (ss)
+			sdt_disarm(ss);
+	}
+}
+
 static void marker_update_name(const char *name, struct marker_probes *probes)
 {
 	const struct marker_site *site;
@@ -355,18 +595,19 @@ static void marker_update_name(const char *name, struct marker_probes *probes)
 	list_for_each_entry(obj, &marker_objects, list) {
 		for (site = obj->start; site < obj->stop; site++) {
 			if (!strcmp(marker_site_name(site), name))
-				marker_update_site(site, probes, false);
+				marker_update_site(obj, site, probes, false);
 		}
 	}
 }
 
 static int marker_probe_index(const struct marker_probes *probes,
-			      marker_probe_func *func, void *data)
+			      const void *func, void *data)
 {
 	unsigned int i;
 
 	for (i = 0; probes && i < probes->nr; i++)
-		if (probes->probe[i].func == func && probes->probe[i].data == data)
+		if ((const void *)probes->probe[i].func == func &&
+		    probes->probe[i].data == data)
 			return i;
 	return -ENOENT;
 }
@@ -384,74 +625,38 @@ VISIBLE_IF_KUNIT struct marker_probes *marker_alloc_probes(unsigned int nr)
 }
 EXPORT_SYMBOL_IF_KUNIT(marker_alloc_probes);
 
-/**
- * marker_set_probe - attach a probe to every site of a marker name
- * @name: the marker name (the identifier given to MARK())
- * @format: the format the probe expects, or NULL to accept any site
- * @probe: the probe function
- * @probe_data: passed to @probe as its first argument
- *
- * Attach @probe to all sites named @name, now and in modules loaded later.
- * Probes of one name are called in the order they were attached. A name
- * with no site yet is accepted: the probe is pending until a module brings
- * such a site. A site arriving later whose format does not match stays
- * dormant (and is shown as "mismatch" in the listing).
- *
- * @format is compared with each site's format by argument types: the same
- * number of arguments, each of the same va_arg() class and size.
- *
- * The caller must call marker_disable_probe() before the module that holds
- * @probe or @probe_data goes away.
- *
- * Return: 0 on success; -EINVAL for a @name that is not a C identifier of
- * at most MARKER_NAME_MAX characters, a NULL @probe, or an empty or
- * unparsable @format; -EEXIST if (@probe, @probe_data) is already attached
- * to @name; -EPERM if @format does not match a site of @name or the format
- * of another probe of @name; -ENOMEM. Nothing changes on error.
+/*
+ * Attach @np under @name (a MARK() name or an SDT "provider:name"): check
+ * it against the other probes and the sites of @name, then publish a new
+ * probe array and update the sites. Nothing changes on error.
  */
-int marker_set_probe(const char *name, const char *format,
-		     marker_probe_func *probe, void *probe_data)
+static int marker_add_probe(const char *name, const struct marker_probe *np)
 {
+	struct marker_name *mn, *new_mn = NULL;
 	struct marker_probes *old, *new;
 	const struct marker_site *site;
-	struct marker_name *mn, *new_mn = NULL;
 	struct marker_object *obj;
 	char *fmt = NULL;
 	unsigned int i;
 	int ret;
 
-	if (!marker_name_valid(name) || !probe)
-		return -EINVAL;
-	if (format && (!*format || marker_parse_format(format, NULL, 0) < 0))
-		return -EINVAL;
-
 	mutex_lock(&marker_mutex);
 	mn = marker_find_name(name);
 	old = mn ? mn->probes : NULL;
-	if (marker_probe_index(old, probe, probe_data) >= 0) {
+	if (marker_probe_index(old, np->func, np->data) >= 0) {
 		ret = -EEXIST;
 		goto unlock;
 	}
-	if (format) {
-		/* The probes of a name agree, so that a site can match them all. */
-		for (i = 0; old && i < old->nr; i++) {
-			if (old->probe[i].format &&
-			    !marker_format_match(format, old->probe[i].format)) {
-				ret = -EPERM;
+	/* The probes of a name agree, so that a site can take them all. */
+	ret = -EPERM;
+	for (i = 0; old && i < old->nr; i++)
+		if (!marker_probes_agree(np, &old->probe[i]))
+			goto unlock;
+	list_for_each_entry(obj, &marker_objects, list) {
+		for (site = obj->start; site < obj->stop; site++) {
+			if (!strcmp(marker_site_name(site), name) &&
+			    !marker_site_accepts_probe(site, np))
 				goto unlock;
-			}
-		}
-		list_for_each_entry(obj, &marker_objects, list) {
-			for (site = obj->start; site < obj->stop; site++) {
-				if (site->kind != MARKER_KIND_MARK ||
-				    strcmp(marker_site_name(site), name))
-					continue;
-				if (!marker_format_match(format,
-							 marker_site_format(site))) {
-					ret = -EPERM;
-					goto unlock;
-				}
-			}
 		}
 	}
 
@@ -459,8 +664,8 @@ int marker_set_probe(const char *name, const char *format,
 	new = marker_alloc_probes(old ? old->nr + 1 : 1);
 	if (!new)
 		goto unlock;
-	if (format) {
-		fmt = kstrdup(format, GFP_KERNEL);
+	if (np->format) {
+		fmt = kstrdup(np->format, GFP_KERNEL);
 		if (!fmt)
 			goto free;
 	}
@@ -476,9 +681,8 @@ int marker_set_probe(const char *name, const char *format,
 
 	if (old)
 		memcpy(new->probe, old->probe, old->nr * sizeof(old->probe[0]));
-	new->probe[new->nr - 1] = (struct marker_probe) {
-		.func = probe, .data = probe_data, .format = fmt,
-	};
+	new->probe[new->nr - 1] = *np;
+	new->probe[new->nr - 1].format = fmt;
 	mn->probes = new;
 	if (new_mn)
 		list_add_tail(&new_mn->list, &marker_names);
@@ -495,38 +699,22 @@ unlock:
 	mutex_unlock(&marker_mutex);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(marker_set_probe);
 
-/**
- * marker_disable_probe - detach a probe from a marker name
- * @name: the marker name
- * @probe: the probe function given to marker_set_probe()
- * @probe_data: the data given to marker_set_probe()
- *
- * Detach the probe; the sites of @name go back to NOPs when it was the
- * last one. Returns only after a grace period (synchronize_rcu()): no CPU
- * runs @probe any more, so its module may unload right after this.
- * Must be called from process context.
- *
- * Return: 0 on success; -EINVAL for a NULL @name or @probe; -ENOENT if
- * (@probe, @probe_data) is not attached to @name. Nothing changes on error.
- * Detaching an attached probe does not fail.
+/*
+ * Detach (@func, @data) from @name, and return once no CPU runs it any
+ * more. Does not fail for an attached probe.
  */
-int marker_disable_probe(const char *name, marker_probe_func *probe,
-			 void *probe_data)
+static int marker_remove_probe(const char *name, const void *func, void *data)
 {
 	struct marker_probes *old, *new = NULL;
 	struct marker_name *mn;
 	const char *fmt;
 	int i;
 
-	if (!name || !probe)
-		return -EINVAL;
-
 	mutex_lock(&marker_mutex);
 	mn = marker_find_name(name);
 	old = mn ? mn->probes : NULL;
-	i = marker_probe_index(old, probe, probe_data);
+	i = marker_probe_index(old, func, data);
 	if (i < 0) {
 		mutex_unlock(&marker_mutex);
 		return -ENOENT;
@@ -559,7 +747,144 @@ int marker_disable_probe(const char *name, marker_probe_func *probe,
 	kfree(fmt);
 	return 0;
 }
+
+/**
+ * marker_set_probe - attach a probe to every site of a marker name
+ * @name: the marker name (the identifier given to MARK())
+ * @format: the format the probe expects, or NULL to accept any site
+ * @probe: the probe function
+ * @probe_data: passed to @probe as its first argument
+ *
+ * Attach @probe to all sites named @name, now and in modules loaded later.
+ * Probes of one name are called in the order they were attached. A name
+ * with no site yet is accepted: the probe is pending until a module brings
+ * such a site. A site arriving later whose format does not match stays
+ * dormant (and is shown as "mismatch" in the listing).
+ *
+ * @format is compared with each site's format by argument types: the same
+ * number of arguments, each of the same va_arg() class and size.
+ *
+ * The caller must call marker_disable_probe() before the module that holds
+ * @probe or @probe_data goes away.
+ *
+ * Return: 0 on success; -EINVAL for a @name that is not a C identifier of
+ * at most MARKER_NAME_MAX characters, a NULL @probe, or an empty or
+ * unparsable @format; -EEXIST if (@probe, @probe_data) is already attached
+ * to @name; -EPERM if @format does not match a site of @name or the format
+ * of another probe of @name; -ENOMEM. Nothing changes on error.
+ */
+int marker_set_probe(const char *name, const char *format,
+		     marker_probe_func *probe, void *probe_data)
+{
+	struct marker_probe np = {
+		.func = probe, .data = probe_data, .format = format, .nargs = -1,
+	};
+
+	if (!marker_name_valid(name) || !probe)
+		return -EINVAL;
+	if (format && (!*format || marker_parse_format(format, NULL, 0) < 0))
+		return -EINVAL;
+	return marker_add_probe(name, &np);
+}
+EXPORT_SYMBOL_GPL(marker_set_probe);
+
+/**
+ * marker_disable_probe - detach a probe from a marker name
+ * @name: the marker name
+ * @probe: the probe function given to marker_set_probe()
+ * @probe_data: the data given to marker_set_probe()
+ *
+ * Detach the probe; the sites of @name go back to NOPs when it was the
+ * last one. Returns only after a grace period (synchronize_rcu()): no CPU
+ * runs @probe any more, so its module may unload right after this.
+ * Must be called from process context.
+ *
+ * Return: 0 on success; -EINVAL for a NULL @name or @probe; -ENOENT if
+ * (@probe, @probe_data) is not attached to @name. Nothing changes on error.
+ * Detaching an attached probe does not fail.
+ */
+int marker_disable_probe(const char *name, marker_probe_func *probe,
+			 void *probe_data)
+{
+	if (!name || !probe)
+		return -EINVAL;
+	return marker_remove_probe(name, probe, probe_data);
+}
 EXPORT_SYMBOL_GPL(marker_disable_probe);
+
+/* "provider:name" of an SDT probe, or -EINVAL. */
+static int sdt_key(char *buf, const char *provider, const char *name)
+{
+	if (!marker_name_valid(provider) || !marker_name_valid(name))
+		return -EINVAL;
+	sprintf(buf, "%s:%s", provider, name);
+	return 0;
+}
+
+/**
+ * sdt_set_probe - attach a probe to every SDT site of a provider and name
+ * @provider: the provider given to SDT_PROBE()
+ * @name: the name given to SDT_PROBE()
+ * @nargs: the number of arguments the probe expects, or -1 for any
+ * @probe: the probe function
+ * @probe_data: passed to @probe as its first argument
+ *
+ * As marker_set_probe(), for SDT sites: attach @probe to all sites of
+ * @provider:@name, now and in modules loaded later, pending if there is
+ * none yet. Each site is armed with a kprobe, optimized into a jump where
+ * kprobes can; its arguments are decoded from registers and memory and
+ * handed to @probe as 64-bit values, sign- or zero-extended as their sizes
+ * say. A site whose operand spec does not decode, or whose kprobe is
+ * refused, stays dormant and shows the error in the listing; the other
+ * sites are armed all the same.
+ *
+ * The caller must call sdt_disable_probe() before the module that holds
+ * @probe or @probe_data goes away.
+ *
+ * Return: 0 on success; -EINVAL for a @provider or @name that is not a C
+ * identifier, a NULL @probe, or @nargs out of -1..SDT_MAX_ARGS; -EEXIST if
+ * (@probe, @probe_data) is already attached; -EPERM if a site of that name
+ * (or another probe) has another argument count than @nargs; -ENOMEM.
+ * Nothing changes on error.
+ */
+int sdt_set_probe(const char *provider, const char *name, int nargs,
+		  sdt_probe_func *probe, void *probe_data)
+{
+	struct marker_probe np = {
+		.sdt_func = probe, .data = probe_data, .nargs = nargs,
+	};
+	char key[2 * MARKER_NAME_MAX + 2];
+
+	if (sdt_key(key, provider, name) || !probe ||
+	    nargs < -1 || nargs > SDT_MAX_ARGS)
+		return -EINVAL;
+	return marker_add_probe(key, &np);
+}
+EXPORT_SYMBOL_GPL(sdt_set_probe);
+
+/**
+ * sdt_disable_probe - detach a probe from the SDT sites of a name
+ * @provider: the provider given to sdt_set_probe()
+ * @name: the name given to sdt_set_probe()
+ * @probe: the probe function given to sdt_set_probe()
+ * @probe_data: the data given to sdt_set_probe()
+ *
+ * As marker_disable_probe(): the sites' kprobes are unregistered when this
+ * was the last probe, and the call returns only once no CPU runs @probe.
+ *
+ * Return: 0 on success; -EINVAL for a bad @provider, @name or @probe;
+ * -ENOENT if the probe is not attached. Nothing changes on error.
+ */
+int sdt_disable_probe(const char *provider, const char *name,
+		      sdt_probe_func *probe, void *probe_data)
+{
+	char key[2 * MARKER_NAME_MAX + 2];
+
+	if (sdt_key(key, provider, name) || !probe)
+		return -EINVAL;
+	return marker_remove_probe(key, probe, probe_data);
+}
+EXPORT_SYMBOL_GPL(sdt_disable_probe);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
@@ -582,7 +907,7 @@ VISIBLE_IF_KUNIT unsigned int marker_count_sites(const char *name,
 			if (strcmp(marker_site_name(site), name))
 				continue;
 			n++;
-			if (rcu_access_pointer(marker_site_desc(site)->probes))
+			if (marker_site_armed(site))
 				a++;
 		}
 	}
@@ -592,6 +917,48 @@ VISIBLE_IF_KUNIT unsigned int marker_count_sites(const char *name,
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(marker_count_sites);
+
+/**
+ * sdt_site_info - the first SDT site of a "provider:name", for tests
+ * @key: "provider:name"
+ * @addr: set to the site's address
+ * @faults: set to its count of faulting memory operands
+ *
+ * Return: -ENOENT without such a site; else the site's state: a negative
+ * error if arming failed, 0 dormant, 1 armed with an int3 kprobe, 2 armed
+ * with an optimized kprobe.
+ */
+VISIBLE_IF_KUNIT int sdt_site_info(const char *key, void **addr,
+				   unsigned int *faults)
+{
+	const struct marker_site *site;
+	struct marker_object *obj;
+	struct sdt_site *ss;
+	int ret = -ENOENT;
+
+	mutex_lock(&marker_mutex);
+	list_for_each_entry(obj, &marker_objects, list) {
+		for (site = obj->start; site < obj->stop; site++) {
+			if (site->kind != MARKER_KIND_SDT ||
+			    strcmp(marker_site_name(site), key))
+				continue;
+			*addr = marker_site_code(site);
+			ss = sdt_find(site);
+			*faults = ss ? atomic_read(&ss->faults) : 0;
+			if (!ss)
+				ret = 0;
+			else if (ss->error)
+				ret = ss->error;
+			else
+				ret = sdt_optimized(ss) ? 2 : 1;
+			goto out;
+		}
+	}
+out:
+	mutex_unlock(&marker_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(sdt_site_info);
 #endif
 
 /* --- Modules ---------------------------------------------------------- */
@@ -602,8 +969,11 @@ static bool marker_desc_seen(const struct marker_object *obj,
 {
 	const struct marker_site *s;
 
+	if (site->kind == MARKER_KIND_SDT)
+		return false;
 	for (s = obj->start; s < site; s++)
-		if (marker_site_desc(s) == marker_site_desc(site))
+		if (s->kind != MARKER_KIND_SDT &&
+		    marker_site_desc(s) == marker_site_desc(site))
 			return true;
 	return false;
 }
@@ -628,7 +998,7 @@ static int marker_module_coming(struct module *mod)
 	for (site = obj->start; site < obj->stop; site++) {
 		mn = marker_find_name(marker_site_name(site));
 		if (mn)
-			marker_update_site(site, mn->probes,
+			marker_update_site(obj, site, mn->probes,
 					   !marker_desc_seen(obj, site));
 	}
 	mutex_unlock(&marker_mutex);
@@ -637,9 +1007,14 @@ static int marker_module_coming(struct module *mod)
 
 static void marker_module_going(struct module *mod)
 {
+	struct sdt_site *ss, *tmp;
 	struct marker_object *obj;
 
 	mutex_lock(&marker_mutex);
+	/* Unregister the kprobes of its SDT sites before its text goes. */
+	list_for_each_entry_safe(ss, tmp, &sdt_sites, list)
+		if (ss->obj->mod == mod)
+			sdt_disarm(ss);
 	list_for_each_entry(obj, &marker_objects, list) {
 		if (obj->mod == mod) {
 			/*
@@ -776,12 +1151,26 @@ static void marker_seq_stop(struct seq_file *m, void *v)
 	mutex_unlock(&marker_mutex);
 }
 
-static const char *marker_state(const struct marker_site *site,
-				const struct marker_name *mn)
+/* A site's state, as the listing shows it. */
+static void marker_show_state(struct seq_file *m, const struct marker_site *site,
+			      const struct marker_name *mn)
 {
-	if (rcu_access_pointer(marker_site_desc(site)->probes))
-		return "armed";
-	return mn ? "mismatch" : "dormant";
+	struct sdt_site *ss;
+
+	if (site->kind != MARKER_KIND_SDT) {
+		if (rcu_access_pointer(marker_site_desc(site)->probes))
+			seq_puts(m, "armed");
+		else
+			seq_puts(m, mn ? "mismatch" : "dormant");
+		return;
+	}
+	ss = sdt_find(site);
+	if (ss && ss->error)
+		seq_printf(m, "error(%d)", ss->error);
+	else if (ss && ss->registered)
+		seq_puts(m, sdt_optimized(ss) ? "optimized" : "kprobe");
+	else
+		seq_puts(m, mn ? "mismatch" : "dormant");
 }
 
 static int marker_seq_show(struct seq_file *m, void *v)
@@ -789,15 +1178,16 @@ static int marker_seq_show(struct seq_file *m, void *v)
 	struct marker_iter *it = v;
 	const struct marker_site *site;
 	struct marker_name *mn;
+	struct sdt_site *ss;
 	void *code;
 
 	if (v == SEQ_START_TOKEN) {
-		seq_puts(m, "# name kind \"format\" function+off/size [module] state probes address\n");
+		seq_puts(m, "# name kind \"format\" function+off/size [module] state probes faults address\n");
 		return 0;
 	}
 	if (!it->obj) {
 		mn = it->mn;
-		seq_printf(m, "%s - \"\" - pending %u -\n", mn->name,
+		seq_printf(m, "%s - \"\" - pending %u - -\n", mn->name,
 			   mn->probes->nr);
 		return 0;
 	}
@@ -805,6 +1195,7 @@ static int marker_seq_show(struct seq_file *m, void *v)
 	code = marker_site_code(site);
 	mn = marker_find_name(marker_site_name(site));
 	seq_printf(m, "%s %s \"", marker_site_name(site),
+		   site->kind == MARKER_KIND_SDT ? "sdt" :
 		   site->kind == MARKER_KIND_GUARD ? "guard" : "mark");
 	seq_escape_str(m, marker_site_format(site),
 		       ESCAPE_ANY_NP | ESCAPE_APPEND, "\"\\");
@@ -813,7 +1204,14 @@ static int marker_seq_show(struct seq_file *m, void *v)
 		seq_printf(m, "\" %pS ", code);
 	else
 		seq_puts(m, "\" - ");
-	seq_printf(m, "%s %u ", marker_state(site, mn), mn ? mn->probes->nr : 0);
+	marker_show_state(m, site, mn);
+	seq_printf(m, " %u ", mn ? mn->probes->nr : 0);
+	if (site->kind == MARKER_KIND_SDT) {
+		ss = sdt_find(site);
+		seq_printf(m, "%d ", ss ? atomic_read(&ss->faults) : 0);
+	} else {
+		seq_puts(m, "- ");
+	}
 	if (kallsyms_show_value(m->file->f_cred))
 		seq_printf(m, "0x%lx\n", (unsigned long)code);
 	else

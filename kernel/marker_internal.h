@@ -33,6 +33,13 @@ int marker_parse_format(const char *fmt, u8 *cls, unsigned int max);
 bool marker_format_match(const char *a, const char *b);
 struct marker_probes *marker_alloc_probes(unsigned int nr);
 unsigned int marker_count_sites(const char *name, unsigned int *armed);
+int sdt_site_info(const char *key, void **addr, unsigned int *faults);
+extern bool sdt_int3_only;
 #endif
+
+/* The .S sites of the markers_sdt KUnit suite (sdt_kunit_asm.S). */
+long sdt_kunit_asm_site(long a, long b);
+void sdt_kunit_asm_fault(void *p, int x);
+void sdt_kunit_asm_bad(void);
 
 #endif /* _KERNEL_MARKER_INTERNAL_H */

@@ -45,10 +45,20 @@
  * With CONFIG_MARKERS=n, MARK() compiles to nothing; its arguments are
  * still type-checked against the format, and never evaluated.
  *
+ * SDT sites, SDT_PROBE(provider, name, args...) from <linux/sdt.h>, are the
+ * other kind: one 5-byte NOP and nothing else in the code, a record of
+ * where each argument lives, and a kprobe when armed:
+ *
+ *	sdt_set_probe("provider", "name", nargs, probe, data);
+ *	sdt_disable_probe("provider", "name", probe, data);
+ *
+ * The probe receives the arguments decoded and extended to 64 bits.
+ *
  * See Documentation/trace/markers.rst.
  */
 
 #include <linux/compiler.h>
+#include <linux/sdt.h>
 #include <linux/stdarg.h>
 #include <linux/types.h>
 
@@ -66,9 +76,16 @@ typedef void marker_probe_func(void *probe_data, const char *fmt,
 /* The format of a marker that has no arguments. */
 #define MARK_NOARGS " "
 
-/* Kinds of site records. */
-#define MARKER_KIND_MARK	0	/* MARK(): a call with a format */
-#define MARKER_KIND_GUARD	1	/* MARK_ENABLED(): a branch only */
+/**
+ * typedef sdt_probe_func - a probe attached to SDT sites
+ * @probe_data: the data given to sdt_set_probe()
+ * @args: the site's arguments, sign- or zero-extended to 64 bits
+ * @nargs: how many
+ *
+ * Called from the site's kprobe, with preemption disabled; must not sleep.
+ */
+typedef void sdt_probe_func(void *probe_data, const u64 *args,
+			    unsigned int nargs);
 
 #ifdef CONFIG_MARKERS
 
@@ -107,6 +124,10 @@ int marker_set_probe(const char *name, const char *format,
 		     marker_probe_func *probe, void *probe_data);
 int marker_disable_probe(const char *name, marker_probe_func *probe,
 			 void *probe_data);
+int sdt_set_probe(const char *provider, const char *name, int nargs,
+		  sdt_probe_func *probe, void *probe_data);
+int sdt_disable_probe(const char *provider, const char *name,
+		      sdt_probe_func *probe, void *probe_data);
 
 __printf(2, 3)
 void __marker_call(const struct marker_desc *desc, const char *fmt, ...);
@@ -144,6 +165,19 @@ static inline int marker_set_probe(const char *name, const char *format,
 static inline int marker_disable_probe(const char *name,
 				       marker_probe_func *probe,
 				       void *probe_data)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int sdt_set_probe(const char *provider, const char *name,
+				int nargs, sdt_probe_func *probe,
+				void *probe_data)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int sdt_disable_probe(const char *provider, const char *name,
+				    sdt_probe_func *probe, void *probe_data)
 {
 	return -EOPNOTSUPP;
 }

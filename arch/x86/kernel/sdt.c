@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SDT sites on x86-64: decoding sized operand specs.
+ *
+ * A spec is a space-separated list of N@OP, N the size in bytes (negative
+ * when signed), OP an AT&T operand as the compiler printed it: %reg,
+ * $imm, or disp(base,index,scale) with disp a number, a symbol (+/- a
+ * number) with base %rip, or nothing. See <linux/sdt.h>.
+ */
+
+#include <linux/ctype.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/kstrtox.h>
+#include <linux/ptrace.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <kunit/visibility.h>
+#include <asm/sdt.h>
+
+/* The longest symbol a %rip-relative operand may name. */
+#define SDT_SYM_MAX	128
+
+#define SDT_SLOT(r)	(offsetof(struct pt_regs, r) / sizeof(unsigned long))
+
+/* Register names, widest first, and their pt_regs slots. */
+static const struct {
+	const char *name[4];	/* 64, 32, 16, 8 bits */
+	u8 slot;
+} sdt_regs[] = {
+	{ { "rax", "eax", "ax", "al" }, SDT_SLOT(ax) },
+	{ { "rbx", "ebx", "bx", "bl" }, SDT_SLOT(bx) },
+	{ { "rcx", "ecx", "cx", "cl" }, SDT_SLOT(cx) },
+	{ { "rdx", "edx", "dx", "dl" }, SDT_SLOT(dx) },
+	{ { "rsi", "esi", "si", "sil" }, SDT_SLOT(si) },
+	{ { "rdi", "edi", "di", "dil" }, SDT_SLOT(di) },
+	{ { "rbp", "ebp", "bp", "bpl" }, SDT_SLOT(bp) },
+	{ { "rsp", "esp", "sp", "spl" }, SDT_SLOT(sp) },
+	{ { "r8", "r8d", "r8w", "r8b" }, SDT_SLOT(r8) },
+	{ { "r9", "r9d", "r9w", "r9b" }, SDT_SLOT(r9) },
+	{ { "r10", "r10d", "r10w", "r10b" }, SDT_SLOT(r10) },
+	{ { "r11", "r11d", "r11w", "r11b" }, SDT_SLOT(r11) },
+	{ { "r12", "r12d", "r12w", "r12b" }, SDT_SLOT(r12) },
+	{ { "r13", "r13d", "r13w", "r13b" }, SDT_SLOT(r13) },
+	{ { "r14", "r14d", "r14w", "r14b" }, SDT_SLOT(r14) },
+	{ { "r15", "r15d", "r15w", "r15b" }, SDT_SLOT(r15) },
+};
+
+/* The high byte registers: %ah is bits 15:8 of %rax. */
+static const struct {
+	const char *name;
+	u8 slot;
+} sdt_high_regs[] = {
+	{ "ah", SDT_SLOT(ax) }, { "bh", SDT_SLOT(bx) },
+	{ "ch", SDT_SLOT(cx) }, { "dh", SDT_SLOT(dx) },
+};
+
+/* The slot of register @name (@len bytes), or -EINVAL. */
+static int sdt_parse_reg(const char *name, size_t len, u8 *shift)
+{
+	unsigned int i, w;
+
+	*shift = 0;
+	for (i = 0; i < ARRAY_SIZE(sdt_regs); i++) {
+		for (w = 0; w < 4; w++) {
+			if (strlen(sdt_regs[i].name[w]) == len &&
+			    !strncmp(sdt_regs[i].name[w], name, len))
+				return sdt_regs[i].slot;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(sdt_high_regs); i++) {
+		if (len == 2 && !strncmp(sdt_high_regs[i].name, name, 2)) {
+			*shift = 8;
+			return sdt_high_regs[i].slot;
+		}
+	}
+	return -EINVAL;
+}
+
+static size_t sdt_ident_len(const char *p)
+{
+	size_t n = 0;
+
+	while (isalnum(p[n]) || p[n] == '_' || p[n] == '.' || p[n] == '$')
+		n++;
+	return n;
+}
+
+/* A signed number in C notation (decimal or 0x hex) of @len bytes at @p. */
+static int sdt_parse_num(const char *p, size_t len, s64 *val)
+{
+	char buf[24];
+
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, p, len);
+	buf[len] = '\0';
+	return kstrtos64(buf, 0, val);
+}
+
+/* "%reg" at @p: its slot and shift; returns the length consumed, or <0. */
+static int sdt_reg_at(const char *p, u8 *slot, u8 *shift)
+{
+	size_t len;
+	int r;
+
+	if (*p != '%')
+		return -EINVAL;
+	len = sdt_ident_len(p + 1);
+	r = sdt_parse_reg(p + 1, len, shift);
+	if (r < 0)
+		return r;
+	*slot = r;
+	return len + 1;
+}
+
+/* One operand, @len bytes at @p. */
+static int sdt_parse_op(const char *p, size_t len, struct sdt_arg *a,
+			sdt_sym_resolver *resolve, void *ctx)
+{
+	const char *end = p + len, *q;
+	char sym[SDT_SYM_MAX];
+	unsigned long addr;
+	size_t n;
+	int r;
+
+	if (*p == '%') {
+		a->kind = SDT_ARG_REG;
+		r = sdt_reg_at(p, &a->reg, &a->shift);
+		return r == len ? 0 : -EINVAL;
+	}
+	if (*p == '$') {
+		a->kind = SDT_ARG_IMM;
+		return sdt_parse_num(p + 1, len - 1, &a->val);
+	}
+
+	/* Memory: [disp](base[,index[,scale]]), disp a number or sym[+-num]. */
+	a->kind = SDT_ARG_MEM;
+	a->reg = SDT_NO_REG;
+	a->index = SDT_NO_REG;
+	a->scale = 1;
+	a->val = 0;
+	q = strnchr(p, len, '(');
+	if (!q || end[-1] != ')')
+		return -EINVAL;
+	sym[0] = '\0';
+	if (q > p) {
+		n = (*p == '-' || isdigit(*p)) ? 0 : sdt_ident_len(p);
+		if (n) {
+			if (n >= sizeof(sym))
+				return -EINVAL;
+			memcpy(sym, p, n);
+			sym[n] = '\0';
+		}
+		if (p + n < q && sdt_parse_num(p + n, q - p - n, &a->val))
+			return -EINVAL;
+	}
+	q++;
+	if (*q != ',') {
+		if (!strncmp(q, "%rip", 4) && q + 4 < end && (q[4] == ')')) {
+			/* Only symbolic: a site is a NOP, not an instruction. */
+			if (!sym[0] || !resolve)
+				return -EINVAL;
+			addr = resolve(ctx, sym);
+			if (!addr)
+				return -EINVAL;
+			a->val += addr;
+			return q + 5 == end ? 0 : -EINVAL;
+		}
+		if (sym[0])	/* symbol(%reg): absolute, 32-bit displacement */
+			return -EINVAL;
+		r = sdt_reg_at(q, &a->reg, &a->shift);
+		if (r < 0 || a->shift)
+			return -EINVAL;
+		q += r;
+	} else if (sym[0]) {
+		return -EINVAL;
+	}
+	if (*q == ',') {
+		u8 shift;
+
+		q++;
+		r = sdt_reg_at(q, &a->index, &shift);
+		if (r < 0 || shift)
+			return -EINVAL;
+		q += r;
+		if (*q == ',') {
+			q++;
+			if (*q != '1' && *q != '2' && *q != '4' && *q != '8')
+				return -EINVAL;
+			a->scale = *q++ - '0';
+		}
+	}
+	return (q == end - 1 && *q == ')') ? 0 : -EINVAL;
+}
+
+/**
+ * arch_sdt_parse - compile a sized operand spec
+ * @spec: the spec, "N@OP N@OP ..."
+ * @prog: where to store the program
+ * @resolve: resolves symbols of %rip-relative operands, or NULL
+ * @ctx: passed to @resolve
+ *
+ * Return: the number of arguments, or -EINVAL for a spec that does not
+ * parse (a bad size, an unknown register, a symbol that does not resolve,
+ * more than SDT_MAX_ARGS arguments).
+ */
+int arch_sdt_parse(const char *spec, struct sdt_prog *prog,
+		   sdt_sym_resolver *resolve, void *ctx)
+{
+	const char *p = spec, *at, *end;
+	struct sdt_arg *a;
+	s64 size;
+	int ret;
+
+	memset(prog, 0, sizeof(*prog));
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		if (prog->nargs >= SDT_MAX_ARGS)
+			return -EINVAL;
+		a = &prog->arg[prog->nargs];
+		end = strchrnul(p, ' ');
+		at = strnchr(p, end - p, '@');
+		if (!at || sdt_parse_num(p, at - p, &size))
+			return -EINVAL;
+		switch (size) {
+		case 1: case 2: case 4: case 8:
+		case -1: case -2: case -4: case -8:
+			a->size = size;
+			break;
+		default:
+			return -EINVAL;
+		}
+		ret = sdt_parse_op(at + 1, end - at - 1, a, resolve, ctx);
+		if (ret)
+			return ret;
+		prog->nargs++;
+		p = end;
+	}
+	return prog->nargs;
+}
+EXPORT_SYMBOL_IF_KUNIT(arch_sdt_parse);
+
+static u64 sdt_extend(u64 v, s8 size)
+{
+	unsigned int bits = abs(size) * 8;
+
+	if (bits == 64)
+		return v;
+	v &= (1ULL << bits) - 1;
+	if (size < 0 && (v & (1ULL << (bits - 1))))
+		v |= ~0ULL << bits;
+	return v;
+}
+
+/**
+ * arch_sdt_fetch - fetch the arguments of a site at a hit
+ * @prog: the site's program, from arch_sdt_parse()
+ * @regs: the registers at the site
+ * @args: where to store prog->nargs values, extended to 64 bits as their
+ *	  sizes say
+ *
+ * Memory is read with copy_from_kernel_nofault(); an argument whose read
+ * faults is 0.
+ *
+ * Return: the number of reads that faulted.
+ */
+unsigned int arch_sdt_fetch(const struct sdt_prog *prog, struct pt_regs *regs,
+			    u64 *args)
+{
+	const unsigned long *r = (const unsigned long *)regs;
+	unsigned int i, faults = 0;
+	unsigned long addr;
+	u64 v;
+
+	for (i = 0; i < prog->nargs; i++) {
+		const struct sdt_arg *a = &prog->arg[i];
+
+		v = 0;
+		switch (a->kind) {
+		case SDT_ARG_REG:
+			v = r[a->reg] >> a->shift;
+			break;
+		case SDT_ARG_IMM:
+			v = a->val;
+			break;
+		case SDT_ARG_MEM:
+			addr = a->val;
+			if (a->reg != SDT_NO_REG)
+				addr += r[a->reg];
+			if (a->index != SDT_NO_REG)
+				addr += r[a->index] * a->scale;
+			if (copy_from_kernel_nofault(&v, (void *)addr, abs(a->size))) {
+				v = 0;
+				faults++;
+			}
+			break;
+		}
+		args[i] = sdt_extend(v, a->size);
+	}
+	return faults;
+}
+EXPORT_SYMBOL_IF_KUNIT(arch_sdt_fetch);

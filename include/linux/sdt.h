@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_SDT_H
+#define _LINUX_SDT_H
+
+/*
+ * SDT sites: statically defined probe points that change nothing in the
+ * generated code but one 5-byte NOP, in the style of SystemTap's sdt.h v3
+ * and of Solaris/FreeBSD SDT. Included by <linux/marker.h>.
+ *
+ * In C:
+ *
+ *	SDT_PROBE(sched, wake, p->pid, when);
+ *
+ * takes 0 to 12 arguments. Each becomes an asm input operand, of int or
+ * wider (the "+ 0" rvalue trick, no cast), that the compiler is free to
+ * leave where it already is: a register, memory, or an immediate. The site
+ * records where each one is, as a "sized operand spec" such as
+ * "-4@%edi 8@16(%rsp)": the size in bytes, negative when signed, '@', and
+ * the AT&T operand. Nothing is computed, moved or sign-extended for the
+ * site.
+ *
+ * Inside inline asm, with the operands given explicitly:
+ *
+ *	asm volatile("..." SDT_PROBE_ASM(prov, name, SDT_ASM_TEMPLATE(2)) "..."
+ *		     : : SDT_ASM_OPERANDS(a, b));
+ *
+ * In .S files, with the spec written out:
+ *
+ *	SDT_PROBE(prov, name, -8@%rdi 8@8(%rsp))
+ *
+ * Each site leaves a record in __markers (kind MARKER_KIND_SDT: the site,
+ * "provider:name" and the spec) for the markers registry, and a standard
+ * SystemTap v3 note in the non-allocated .note.stapsdt section (site, base,
+ * semaphore 0, provider, name, spec) that readelf -n, gdb, perf and
+ * bpftrace read. A probe attached with sdt_set_probe() arms the site with
+ * a kprobe (optimized to a jump where kprobes can) that decodes the spec.
+ *
+ * With CONFIG_MARKERS=n the macros expand to nothing.
+ */
+
+/* Kinds of records in __markers. */
+#define MARKER_KIND_MARK	0	/* MARK(): a call with a format */
+#define MARKER_KIND_GUARD	1	/* MARK_ENABLED(): a branch only */
+#define MARKER_KIND_SDT		2	/* SDT_PROBE(): a NOP and an operand spec */
+
+/* The most arguments an SDT site may have. */
+#define SDT_MAX_ARGS		12
+
+#ifdef CONFIG_MARKERS
+
+#ifndef __ASSEMBLY__
+
+#include <linux/args.h>
+#include <linux/stringify.h>
+
+/*
+ * The site, its __markers record, its note, and the note base symbol.
+ * @prov_name is the "provider:name" string, @args the spec (a template in
+ * inline asm: "%c[__sdt_s1]@%[__sdt_a1] ...").
+ */
+#define __SDT_ASM_BODY(prov_name, provider, name, args)			\
+	"990:	.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n"			\
+	"	.pushsection __markers, \"a\"\n"				\
+	"	.balign 4\n"							\
+	"	.long 990b - .\n"						\
+	"	.long 0\n"							\
+	"	.long 991f - .\n"						\
+	"	.long 992f - .\n"						\
+	"	.long " __stringify(MARKER_KIND_SDT) "\n"			\
+	"	.popsection\n"							\
+	"	.pushsection .rodata.str1.1, \"aMS\", @progbits, 1\n"		\
+	"991:	.asciz \"" prov_name "\"\n"					\
+	"992:	.asciz \"" args "\"\n"						\
+	"	.popsection\n"							\
+	"	.pushsection .note.stapsdt, \"\", \"note\"\n"			\
+	"	.balign 4\n"							\
+	"	.4byte 994f - 993f\n"						\
+	"	.4byte 996f - 995f\n"						\
+	"	.4byte 3\n"							\
+	"993:	.asciz \"stapsdt\"\n"						\
+	"994:	.balign 4\n"							\
+	"995:	.8byte 990b\n"							\
+	"	.8byte _.stapsdt.base\n"					\
+	"	.8byte 0\n"							\
+	"	.asciz \"" #provider "\"\n"					\
+	"	.asciz \"" #name "\"\n"						\
+	"	.asciz \"" args "\"\n"						\
+	"996:	.balign 4\n"							\
+	"	.popsection\n"							\
+	"	.ifndef _.stapsdt.base\n"					\
+	"	.pushsection .stapsdt.base, \"aG\", @progbits, .stapsdt.base, comdat\n" \
+	"	.weak _.stapsdt.base\n"						\
+	"	.hidden _.stapsdt.base\n"					\
+	"_.stapsdt.base:\n"							\
+	"	.space 1\n"							\
+	"	.size _.stapsdt.base, 1\n"					\
+	"	.popsection\n"							\
+	"	.endif\n"
+
+/* An SDT site inside inline asm; @args is SDT_ASM_TEMPLATE(n) or a spec. */
+#define SDT_PROBE_ASM(provider, name, args)				\
+	__SDT_ASM_BODY(#provider ":" #name, provider, name, args)
+
+/*
+ * The spec of one argument: its size, negative when signed, computed from
+ * its type (arrays and pointers: a pointer), '@', and the operand.
+ */
+#define __SDT_SIZE(x)							\
+	_Generic((x),							\
+		 _Bool: 1, char: 1, signed char: 1, unsigned char: 1,	\
+		 short: 2, unsigned short: 2,				\
+		 int: 4, unsigned int: 4,				\
+		 default: sizeof((x) + 0))
+#define __SDT_SIGNED(x)							\
+	_Generic((x),							\
+		 char: (char)-1 < 0,					\
+		 signed char: 1, short: 1, int: 1, long: 1, long long: 1, \
+		 default: 0)
+#define __SDT_OP(i, x)							\
+	[__sdt_s##i] "n" ((__SDT_SIGNED(x) ? -1 : 1) * (int)__SDT_SIZE(x)), \
+	[__sdt_a##i] "nor" ((x) + 0)
+#define __SDT_ARG_TMPL(i)	"%c[__sdt_s" #i "]@%[__sdt_a" #i "]"
+
+#define __SDT_OPERANDS_0()
+#define __SDT_OPERANDS_1(a1)	__SDT_OP(1, a1)
+#define __SDT_OPERANDS_2(a1, a2) \
+	__SDT_OPERANDS_1(a1), __SDT_OP(2, a2)
+#define __SDT_OPERANDS_3(a1, a2, a3) \
+	__SDT_OPERANDS_2(a1, a2), __SDT_OP(3, a3)
+#define __SDT_OPERANDS_4(a1, a2, a3, a4) \
+	__SDT_OPERANDS_3(a1, a2, a3), __SDT_OP(4, a4)
+#define __SDT_OPERANDS_5(a1, a2, a3, a4, a5) \
+	__SDT_OPERANDS_4(a1, a2, a3, a4), __SDT_OP(5, a5)
+#define __SDT_OPERANDS_6(a1, a2, a3, a4, a5, a6) \
+	__SDT_OPERANDS_5(a1, a2, a3, a4, a5), __SDT_OP(6, a6)
+#define __SDT_OPERANDS_7(a1, a2, a3, a4, a5, a6, a7) \
+	__SDT_OPERANDS_6(a1, a2, a3, a4, a5, a6), __SDT_OP(7, a7)
+#define __SDT_OPERANDS_8(a1, a2, a3, a4, a5, a6, a7, a8) \
+	__SDT_OPERANDS_7(a1, a2, a3, a4, a5, a6, a7), __SDT_OP(8, a8)
+#define __SDT_OPERANDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	__SDT_OPERANDS_8(a1, a2, a3, a4, a5, a6, a7, a8), __SDT_OP(9, a9)
+#define __SDT_OPERANDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	__SDT_OPERANDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9), __SDT_OP(10, a10)
+#define __SDT_OPERANDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	__SDT_OPERANDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), __SDT_OP(11, a11)
+#define __SDT_OPERANDS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	__SDT_OPERANDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), __SDT_OP(12, a12)
+
+#define SDT_ASM_TEMPLATE_0	""
+#define SDT_ASM_TEMPLATE_1	__SDT_ARG_TMPL(1)
+#define SDT_ASM_TEMPLATE_2	SDT_ASM_TEMPLATE_1 " " __SDT_ARG_TMPL(2)
+#define SDT_ASM_TEMPLATE_3	SDT_ASM_TEMPLATE_2 " " __SDT_ARG_TMPL(3)
+#define SDT_ASM_TEMPLATE_4	SDT_ASM_TEMPLATE_3 " " __SDT_ARG_TMPL(4)
+#define SDT_ASM_TEMPLATE_5	SDT_ASM_TEMPLATE_4 " " __SDT_ARG_TMPL(5)
+#define SDT_ASM_TEMPLATE_6	SDT_ASM_TEMPLATE_5 " " __SDT_ARG_TMPL(6)
+#define SDT_ASM_TEMPLATE_7	SDT_ASM_TEMPLATE_6 " " __SDT_ARG_TMPL(7)
+#define SDT_ASM_TEMPLATE_8	SDT_ASM_TEMPLATE_7 " " __SDT_ARG_TMPL(8)
+#define SDT_ASM_TEMPLATE_9	SDT_ASM_TEMPLATE_8 " " __SDT_ARG_TMPL(9)
+#define SDT_ASM_TEMPLATE_10	SDT_ASM_TEMPLATE_9 " " __SDT_ARG_TMPL(10)
+#define SDT_ASM_TEMPLATE_11	SDT_ASM_TEMPLATE_10 " " __SDT_ARG_TMPL(11)
+#define SDT_ASM_TEMPLATE_12	SDT_ASM_TEMPLATE_11 " " __SDT_ARG_TMPL(12)
+
+/* The spec template and the asm operands of n arguments. */
+#define SDT_ASM_TEMPLATE(n)		CONCATENATE(SDT_ASM_TEMPLATE_, n)
+#define SDT_ASM_OPERANDS(args...)					\
+	CONCATENATE(__SDT_OPERANDS_, COUNT_ARGS(args))(args)
+
+/* SDT_PROBE(provider, name, args...): 0 to 12 arguments. */
+#define SDT_PROBE(provider, name, args...)				\
+	asm volatile(SDT_PROBE_ASM(provider, name,			\
+				   SDT_ASM_TEMPLATE(COUNT_ARGS(args)))	\
+		     : : SDT_ASM_OPERANDS(args))
+
+#else /* __ASSEMBLY__ */
+
+#include <linux/stringify.h>
+
+/* SDT_PROBE(provider, name, spec) in .S files: the spec is written out. */
+#define SDT_PROBE(provider, name, args...)				\
+990:	.byte 0x0f, 0x1f, 0x44, 0x00, 0x00;				\
+	.pushsection __markers, "a";					\
+	.balign 4;							\
+	.long 990b - .;							\
+	.long 0;							\
+	.long 991f - .;							\
+	.long 992f - .;							\
+	.long MARKER_KIND_SDT;						\
+	.popsection;							\
+	.pushsection .rodata.str1.1, "aMS", @progbits, 1;		\
+991:	.asciz __stringify(provider:name);				\
+992:	.asciz #args;							\
+	.popsection;							\
+	.pushsection .note.stapsdt, "", "note";				\
+	.balign 4;							\
+	.4byte 994f - 993f;						\
+	.4byte 996f - 995f;						\
+	.4byte 3;							\
+993:	.asciz "stapsdt";						\
+994:	.balign 4;							\
+995:	.8byte 990b;							\
+	.8byte _.stapsdt.base;						\
+	.8byte 0;							\
+	.asciz #provider;						\
+	.asciz #name;							\
+	.asciz #args;							\
+996:	.balign 4;							\
+	.popsection;							\
+	.ifndef _.stapsdt.base;						\
+	.pushsection .stapsdt.base, "aG", @progbits, .stapsdt.base, comdat; \
+	.weak _.stapsdt.base;						\
+	.hidden _.stapsdt.base;						\
+_.stapsdt.base:								\
+	.space 1;							\
+	.size _.stapsdt.base, 1;					\
+	.popsection;							\
+	.endif
+
+#endif /* __ASSEMBLY__ */
+
+#else /* !CONFIG_MARKERS */
+
+#ifndef __ASSEMBLY__
+#define SDT_PROBE(...)			do { } while (0)
+#define SDT_PROBE_ASM(...)		""
+#define SDT_ASM_TEMPLATE(...)		""
+#define SDT_ASM_OPERANDS(...)
+#else
+#define SDT_PROBE(...)
+#endif
+
+#endif /* CONFIG_MARKERS */
+
+#endif /* _LINUX_SDT_H */
