@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SDT sites in a .S file, for the markers_sdt KUnit suite.
+ */
+
+#include <linux/linkage.h>
+#include <linux/sdt.h>
+#include <asm/asm.h>
+
+	.text
+
+/* long sdt_kunit_asm_site(long a, long b): a site with register, stack
+ * and immediate operands; returns a. */
+SYM_FUNC_START(sdt_kunit_asm_site)
+	pushq %rdi
+	SDT_PROBE(kunit, s_site, -8@%rdi 8@%rsi -8@(%rsp) -4@$-7)
+	popq %rax
+	RET
+SYM_FUNC_END(sdt_kunit_asm_site)
+
+/* void sdt_kunit_asm_fault(void *p): a memory operand through @p. */
+SYM_FUNC_START(sdt_kunit_asm_fault)
+	SDT_PROBE(kunit, fault_site, 8@(%rdi) -4@%esi)
+	RET
+SYM_FUNC_END(sdt_kunit_asm_fault)
+
+/* void sdt_kunit_asm_bad(void): a site whose spec does not decode. */
+SYM_FUNC_START(sdt_kunit_asm_bad)
+	SDT_PROBE(kunit, bad_site, 3@%eax)
+	RET
+SYM_FUNC_END(sdt_kunit_asm_bad)

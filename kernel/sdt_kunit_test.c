@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite "markers_sdt": SDT sites. Operand specs decoded against
+ * fabricated registers, then real sites (in C, in inline asm, in a .S
+ * file) armed through optimized and int3 kprobes.
+ */
+
+#include <kunit/test.h>
+#include <kunit/visibility.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/marker.h>
+#include <linux/module.h>
+#include <linux/ptrace.h>
+#include <linux/string.h>
+#include <asm/sdt.h>
+
+#include "marker_internal.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+static const u8 sdt_nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+
+/* What the probe saw. */
+struct sdt_hit {
+	int nr;
+	unsigned int nargs;
+	u64 args[SDT_MAX_ARGS];
+};
+
+static struct sdt_hit hit;
+
+static void sdt_record(void *data, const u64 *args, unsigned int nargs)
+{
+	struct sdt_hit *h = data;
+
+	h->nr++;
+	h->nargs = nargs;
+	memcpy(h->args, args, nargs * sizeof(*args));
+}
+
+/* --- Decoding --------------------------------------------------------- */
+
+static u64 sdt_kunit_var = 0x1122334455667788ULL;
+static u64 sdt_kunit_mem[4] = { 10, 0xfffffffffffffff6ULL, 30, 0x80000000ULL };
+
+static unsigned long sdt_kunit_resolve(void *ctx, const char *sym)
+{
+	return strcmp(sym, "sdt_kunit_var") ? 0 : (unsigned long)&sdt_kunit_var;
+}
+
+static void sdt_test_decode(struct kunit *test)
+{
+	static const struct {
+		const char *spec;
+		u64 val;
+		unsigned int faults;
+	} ok[] = {
+		{ "8@%rax", 0x1122334455667788ULL },
+		{ "4@%eax", 0x55667788ULL },
+		{ "-4@%ecx", 0xffffffff80000001ULL },
+		{ "4@%ecx", 0x80000001ULL },
+		{ "2@%cx", 0x0001 },
+		{ "-2@%dx", (u64)-2 },
+		{ "2@%dx", 0xfffe },
+		{ "1@%al", 0x88 },
+		{ "-1@%al", 0xffffffffffffff88ULL },
+		{ "1@%ah", 0x77 },
+		{ "-8@%rbx", (u64)-42 },
+		{ "8@%r8", 0xfffffffffffffff0ULL },
+		{ "-4@%r8d", (u64)-16 },
+		{ "2@%r8w", 0xfff0 },
+		{ "-1@%r8b", (u64)-16 },
+		{ "8@%r15", 15 },
+		{ "4@%ebp", 0x0b0b0b0b },
+		{ "-4@$-3", (u64)-3 },
+		{ "8@$0x10", 16 },
+		{ "4@$5", 5 },
+		{ "8@(%rsi)", 10 },
+		{ "-8@8(%rsi)", (u64)-10 },
+		{ "8@(%rsi,%rcx,8)", 0 /* filled in below */ },
+		{ "-4@24(%rsi)", 0xffffffff80000000ULL },
+		{ "4@24(%rsi)", 0x80000000ULL },
+		{ "8@-8(%rdi)", 30 },
+		{ "8@8(%rsp)", 0xfffffffffffffff6ULL },
+		{ "8@sdt_kunit_var(%rip)", 0x1122334455667788ULL },
+		{ "-4@sdt_kunit_var+4(%rip)", 0x11223344ULL },
+		{ "8@(%r9)", 0, 1 },
+	};
+	static const char * const bad[] = {
+		"4@%foo", "3@%eax", "4@", "@%eax", "%eax", "4@(%rax", "4@8(%rip)",
+		"4@unknown_symbol(%rip)", "4@(%rax,%rbx,3)", "4@$", "4@%ah(%rax)",
+		"16@%rax", "4@%eax junk",
+		"1@%al 1@%al 1@%al 1@%al 1@%al 1@%al 1@%al 1@%al 1@%al 1@%al 1@%al 1@%al 1@%al",
+	};
+	struct pt_regs regs = {};
+	struct sdt_prog prog;
+	unsigned int i, faults;
+	u64 v;
+
+	regs.ax = 0x1122334455667788ULL;
+	regs.bx = (u64)-42;
+	regs.cx = 0x80000001ULL;
+	regs.dx = 0xfffe;
+	regs.si = (unsigned long)sdt_kunit_mem;
+	regs.di = (unsigned long)&sdt_kunit_mem[3];
+	regs.bp = 0x0b0b0b0b0b0b0b0bULL;
+	regs.sp = (unsigned long)sdt_kunit_mem;
+	regs.r8 = 0xfffffffffffffff0ULL;
+	regs.r9 = 0;
+	regs.r15 = 15;
+
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+		KUNIT_ASSERT_EQ_MSG(test, arch_sdt_parse(ok[i].spec, &prog,
+							 sdt_kunit_resolve, NULL),
+				    1, "%s", ok[i].spec);
+		if (!strcmp(ok[i].spec, "8@(%rsi,%rcx,8)")) {
+			/* index 1: mem[1] */
+			regs.cx = 1;
+			faults = arch_sdt_fetch(&prog, &regs, &v);
+			regs.cx = 0x80000001ULL;
+			KUNIT_EXPECT_EQ(test, v, 0xfffffffffffffff6ULL);
+			continue;
+		}
+		faults = arch_sdt_fetch(&prog, &regs, &v);
+		KUNIT_EXPECT_EQ_MSG(test, v, ok[i].val, "%s", ok[i].spec);
+		KUNIT_EXPECT_EQ_MSG(test, faults, ok[i].faults, "%s", ok[i].spec);
+	}
+	/* "8@%sil" takes the low byte of %rsi. */
+	KUNIT_EXPECT_EQ(test, arch_sdt_parse("1@%sil", &prog, NULL, NULL), 1);
+	arch_sdt_fetch(&prog, &regs, &v);
+	KUNIT_EXPECT_EQ(test, v, (u64)(regs.si & 0xff));
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, arch_sdt_parse(bad[i], &prog,
+							 sdt_kunit_resolve, NULL),
+				    -EINVAL, "%s", bad[i]);
+	KUNIT_EXPECT_EQ(test, arch_sdt_parse("", &prog, NULL, NULL), 0);
+	KUNIT_EXPECT_EQ(test, arch_sdt_parse(" -4@%edi  8@%rsi ", &prog, NULL, NULL), 2);
+}
+
+/* --- Sites ------------------------------------------------------------ */
+
+static noinline int sdt_c_site(int a, unsigned int b, long c, const char *p,
+			       signed char ch)
+{
+	SDT_PROBE(kunit, c_site, a, b, c, p, ch);
+	return a;
+}
+
+static noinline void sdt_c_noargs(void)
+{
+	SDT_PROBE(kunit, noargs);
+}
+
+static noinline long sdt_inline_asm_site(long x, short w, u8 b)
+{
+	long r;
+
+	/* A site in the middle of an asm, with explicit operand widths. */
+	asm volatile("mov %[x], %[r]\n\t"
+		     SDT_PROBE_ASM(kunit, asm_site,
+				   "-8@%[r] -2@%w[__sdt_a1] 1@%b[__sdt_a2]")
+		     "add $1, %[r]\n\t"
+		     : [r] "=&r" (r)
+		     : [x] "r" (x), SDT_ASM_OPERANDS(w, b));
+	return r;
+}
+
+/*
+ * Wait until @addr holds @len bytes of @want: kprobes flags a probe as
+ * optimized when it queues it, and patches the text (or restores the NOP
+ * on unoptimizing) from a delayed work.
+ */
+static bool sdt_wait_text(const void *addr, const u8 *want, size_t len)
+{
+	unsigned long timeout = jiffies + 10 * HZ;
+
+	while (memcmp(addr, want, len)) {
+		if (time_after(jiffies, timeout))
+			return false;
+		msleep(20);
+	}
+	return true;
+}
+
+static bool sdt_wait_nop(const void *addr)
+{
+	return sdt_wait_text(addr, sdt_nop5, sizeof(sdt_nop5));
+}
+
+/* Wait until the first site of @key is in @state (1 int3, 2 optimized). */
+static int sdt_wait_state(const char *key, int state, void **addr)
+{
+	unsigned long timeout = jiffies + 10 * HZ;
+	unsigned int faults;
+	int ret;
+
+	do {
+		ret = sdt_site_info(key, addr, &faults);
+		if (ret == state || ret < 0)
+			return ret;
+		msleep(20);
+	} while (time_before(jiffies, timeout));
+	return ret;
+}
+
+struct sdt_undo {
+	const char *provider, *name;
+	void *data;
+};
+
+static void sdt_undo(void *p)
+{
+	struct sdt_undo *u = p;
+
+	sdt_disable_probe(u->provider, u->name, sdt_record, u->data);
+}
+
+/* sdt_set_probe() of sdt_record, detached when the test ends. */
+static int sdt_kset(struct kunit *test, const char *provider, const char *name,
+		    int nargs)
+{
+	struct sdt_undo *u;
+	int ret;
+
+	ret = sdt_set_probe(provider, name, nargs, sdt_record, &hit);
+	if (ret)
+		return ret;
+	u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
+	if (!u) {
+		sdt_disable_probe(provider, name, sdt_record, &hit);
+		return -ENOMEM;
+	}
+	*u = (struct sdt_undo){ .provider = provider, .name = name, .data = &hit };
+	return kunit_add_action_or_reset(test, sdt_undo, u);
+}
+
+static void sdt_check_c_site(struct kunit *test)
+{
+	memset(&hit, 0, sizeof(hit));
+	KUNIT_EXPECT_EQ(test, sdt_c_site(-5, 0xffffffffU, -1234567890123L,
+					 "str", -3), -5);
+	/*
+	 * An SDT site is invisible to the compiler: as far as it knows,
+	 * nothing wrote hit. Make it read hit again.
+	 */
+	barrier();
+	KUNIT_ASSERT_EQ(test, hit.nr, 1);
+	KUNIT_ASSERT_EQ(test, hit.nargs, 5);
+	KUNIT_EXPECT_EQ(test, hit.args[0], (u64)-5);
+	KUNIT_EXPECT_EQ(test, hit.args[1], 0xffffffffULL);
+	KUNIT_EXPECT_EQ(test, hit.args[2], (u64)-1234567890123LL);
+	KUNIT_EXPECT_STREQ(test, (const char *)(unsigned long)hit.args[3], "str");
+	KUNIT_EXPECT_EQ(test, hit.args[4], (u64)-3);
+}
+
+static void sdt_test_paths(struct kunit *test)
+{
+	void *addr;
+	int state;
+
+	/* Dormant: a 5-byte NOP in .text. */
+	KUNIT_ASSERT_EQ(test, sdt_site_info("kunit:c_site", &addr, &(unsigned int){0}), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(addr, sdt_nop5, sizeof(sdt_nop5)), 0);
+
+	/* int3 kprobe: optimization kept off. */
+	sdt_int3_only = true;
+	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "c_site", 5), 0);
+	sdt_int3_only = false;
+	state = sdt_wait_state("kunit:c_site", 1, &addr);
+	KUNIT_EXPECT_EQ(test, state, 1);
+	msleep(100);	/* the optimizer would have run by now */
+	KUNIT_EXPECT_EQ(test, sdt_wait_state("kunit:c_site", 1, &addr), 1);
+	KUNIT_EXPECT_EQ(test, *(u8 *)addr, 0xcc);
+	sdt_check_c_site(test);
+	KUNIT_EXPECT_EQ(test, sdt_disable_probe("kunit", "c_site", sdt_record, &hit), 0);
+	KUNIT_EXPECT_EQ(test, sdt_wait_state("kunit:c_site", 0, &addr), 0);
+	KUNIT_EXPECT_TRUE(test, sdt_wait_nop(addr));
+
+	/* Optimized kprobe: the NOP becomes a jump. */
+	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "c_site", -1), 0);
+	KUNIT_EXPECT_EQ(test, sdt_wait_state("kunit:c_site", 2, &addr), 2);
+	KUNIT_EXPECT_TRUE(test, sdt_wait_text(addr, (const u8 []){ 0xe9 }, 1));
+	sdt_check_c_site(test);
+	KUNIT_EXPECT_EQ(test, sdt_disable_probe("kunit", "c_site", sdt_record, &hit), 0);
+	KUNIT_EXPECT_EQ(test, sdt_wait_state("kunit:c_site", 0, &addr), 0);
+	KUNIT_EXPECT_TRUE(test, sdt_wait_nop(addr));
+	memset(&hit, 0, sizeof(hit));
+	sdt_c_site(1, 2, 3, "x", 4);
+	barrier();
+	KUNIT_EXPECT_EQ(test, hit.nr, 0);
+}
+
+static void sdt_test_asm_sites(struct kunit *test)
+{
+	void *addr;
+
+	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "asm_site", 3), 0);
+	memset(&hit, 0, sizeof(hit));
+	KUNIT_EXPECT_EQ(test, sdt_inline_asm_site(-100, -2, 200), -99);
+	barrier();
+	KUNIT_ASSERT_EQ(test, hit.nr, 1);
+	KUNIT_EXPECT_EQ(test, hit.args[0], (u64)-100);
+	KUNIT_EXPECT_EQ(test, hit.args[1], (u64)-2);
+	KUNIT_EXPECT_EQ(test, hit.args[2], 200);
+
+	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "s_site", 4), 0);
+	memset(&hit, 0, sizeof(hit));
+	KUNIT_EXPECT_EQ(test, sdt_kunit_asm_site(-8, 9), -8);
+	KUNIT_ASSERT_EQ(test, hit.nr, 1);
+	KUNIT_EXPECT_EQ(test, hit.args[0], (u64)-8);
+	KUNIT_EXPECT_EQ(test, hit.args[1], 9);
+	KUNIT_EXPECT_EQ(test, hit.args[2], (u64)-8);	/* pushed on the stack */
+	KUNIT_EXPECT_EQ(test, hit.args[3], (u64)-7);
+
+	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "noargs", 0), 0);
+	memset(&hit, 0, sizeof(hit));
+	sdt_c_noargs();
+	barrier();
+	KUNIT_EXPECT_EQ(test, hit.nr, 1);
+	KUNIT_EXPECT_EQ(test, hit.nargs, 0);
+	KUNIT_EXPECT_GE(test, sdt_wait_state("kunit:noargs", 2, &addr), 1);
+}
+
+static void sdt_test_fault(struct kunit *test)
+{
+	unsigned int faults;
+	void *addr;
+
+	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "fault_site", 2), 0);
+	memset(&hit, 0, sizeof(hit));
+	sdt_kunit_asm_fault(&sdt_kunit_var, -1);
+	KUNIT_EXPECT_EQ(test, hit.args[0], 0x1122334455667788ULL);
+	KUNIT_EXPECT_EQ(test, hit.args[1], (u64)-1);
+	KUNIT_ASSERT_GE(test, sdt_site_info("kunit:fault_site", &addr, &faults), 1);
+	KUNIT_EXPECT_EQ(test, faults, 0);
+
+	/* A read through NULL: 0, one more fault, no oops. */
+	sdt_kunit_asm_fault(NULL, 7);
+	KUNIT_EXPECT_EQ(test, hit.nr, 2);
+	KUNIT_EXPECT_EQ(test, hit.args[0], 0);
+	KUNIT_EXPECT_EQ(test, hit.args[1], 7);
+	KUNIT_ASSERT_GE(test, sdt_site_info("kunit:fault_site", &addr, &faults), 1);
+	KUNIT_EXPECT_EQ(test, faults, 1);
+}
+
+static void sdt_test_errors(struct kunit *test)
+{
+	unsigned int faults;
+	void *addr;
+
+	KUNIT_EXPECT_EQ(test, sdt_set_probe(NULL, "c_site", -1, sdt_record, &hit), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sdt_set_probe("kunit", "", -1, sdt_record, &hit), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sdt_set_probe("ku nit", "c_site", -1, sdt_record, &hit), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sdt_set_probe("kunit", "c_site", -1, NULL, &hit), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sdt_set_probe("kunit", "c_site", -2, sdt_record, &hit), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sdt_set_probe("kunit", "c_site", 13, sdt_record, &hit), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sdt_set_probe("kunit", "c_site", 4, sdt_record, &hit), -EPERM);
+	KUNIT_EXPECT_EQ(test, sdt_disable_probe("kunit", "c_site", sdt_record, &hit), -ENOENT);
+	KUNIT_EXPECT_EQ(test, sdt_site_info("kunit:c_site", &addr, &faults), 0);
+
+	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "c_site", 5), 0);
+	KUNIT_EXPECT_EQ(test, sdt_set_probe("kunit", "c_site", 5, sdt_record, &hit), -EEXIST);
+	KUNIT_EXPECT_EQ(test, sdt_disable_probe("kunit", "c_site", sdt_record, &hit), 0);
+
+	/* Pending: no such site yet; the probes of the name must agree. */
+	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "later", 2), 0);
+	KUNIT_EXPECT_EQ(test, sdt_set_probe("kunit", "later", 3, sdt_record, test), -EPERM);
+	KUNIT_EXPECT_EQ(test, sdt_site_info("kunit:later", &addr, &faults), -ENOENT);
+
+	/* A spec that does not decode: that site alone is in error. */
+	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "bad_site", -1), 0);
+	KUNIT_EXPECT_EQ(test, sdt_site_info("kunit:bad_site", &addr, &faults), -EINVAL);
+	KUNIT_EXPECT_EQ(test, memcmp(addr, sdt_nop5, sizeof(sdt_nop5)), 0);
+	sdt_kunit_asm_bad();
+	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "c_site", -1), 0);
+	KUNIT_EXPECT_GE(test, sdt_wait_state("kunit:c_site", 2, &addr), 1);
+	sdt_check_c_site(test);
+}
+
+static int sdt_test_init(struct kunit *test)
+{
+	memset(&hit, 0, sizeof(hit));
+	sdt_int3_only = false;
+	return 0;
+}
+
+static struct kunit_case sdt_test_cases[] = {
+	KUNIT_CASE(sdt_test_decode),
+	KUNIT_CASE(sdt_test_paths),
+	KUNIT_CASE(sdt_test_asm_sites),
+	KUNIT_CASE(sdt_test_fault),
+	KUNIT_CASE(sdt_test_errors),
+	{}
+};
+
+static struct kunit_suite sdt_test_suite = {
+	.name = "markers_sdt",
+	.init = sdt_test_init,
+	.test_cases = sdt_test_cases,
+};
+
+kunit_test_suite(sdt_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for SDT sites");
+MODULE_LICENSE("GPL");
