@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The reference hot function of the SDT code-perturbation check: built
+ * once as is (sdt-perturb-without.o) and once with an SDT site
+ * (sdt-perturb-with.o). harness/host-tests/sdt-perturb.sh disassembles
+ * both: the site must add its 5-byte NOP and nothing else. Not linked
+ * into any module.
+ */
+
+#include <linux/marker.h>
+
+#include "sdt-perturb.h"
+
+long sdt_perturb_hot(struct sdt_perturb *p, int x, long y)
+{
+	long r = p->a * y + x;
+
+	p->b = r;
+	p->c = x;
+#ifdef SDT_PERTURB_SITE
+	/* A pointer, an int and a long, all live in registers here. */
+	SDT_PROBE(perturb, hot, p, x, r);
+#endif
+	return r;
+}
