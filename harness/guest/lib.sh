@@ -33,3 +33,18 @@ write_expect_err() {
 probe_example() {
 	insmod "/lib/modules/$(uname -r)/kernel/samples/markers/probe-example.ko" "$@"
 }
+
+# Load sdt-probe-example with parameters.
+sdt_probe_example() {
+	insmod "/lib/modules/$(uname -r)/kernel/samples/markers/sdt-probe-example.ko" "$@"
+}
+
+# Wait (up to 10 s) until the listing line of $1 matches $2.
+wait_listing() {
+	i=0
+	while ! grep "^$1 " /sys/kernel/debug/markers/list | grep -q "$2"; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || return 1
+		sleep 0.1
+	done
+}

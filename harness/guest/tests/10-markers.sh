@@ -12,7 +12,7 @@ loaded() { grep -q "^$1 " /proc/modules; }
 
 [ -f $L ] || fail "no $L"
 expect_eq "list mode" "$(stat -c %a $L)" "400"
-expect_eq "header" "$(head -n 1 $L)" '# name kind "format" function+off/size [module] state probes address'
+expect_eq "header" "$(head -n 1 $L)" '# name kind "format" function+off/size [module] state probes faults address'
 grep -q '^subsys_' $L && fail "sample sites listed before the sample is loaded"
 cp $L /tmp/list.0
 
@@ -34,7 +34,7 @@ dmesg | grep "probe_example: subsys_open: pid [0-9]* comm cat" > /dev/null || fa
 
 rmmod marker_example || fail "rmmod marker_example with a probe armed"
 grep -q '^subsys_open mark' $L && fail "sites still listed after rmmod"
-grep -q '^subsys_open - "" - pending 1 -$' $L || fail "probe not pending: $(grep subsys_open $L)"
+grep -q '^subsys_open - "" - pending 1 - -$' $L || fail "probe not pending: $(grep subsys_open $L)"
 modprobe marker-example || fail "reload marker-example"
 site subsys_open | grep -q ' armed 1 ' || fail "not re-armed: $(site subsys_open)"
 n=$(hits subsys_open)
@@ -50,7 +50,7 @@ cmp -s $L /tmp/list.0 || fail "listing differs after order 1"
 
 # Order 2: the probe first (pending), then the sites; unload the probe first.
 probe_example name=subsys_read 'format="count %zu pos %lld"' || fail "pending probe"
-grep -q '^subsys_read - "" - pending 1 -$' $L || fail "not pending: $(grep subsys_read $L)"
+grep -q '^subsys_read - "" - pending 1 - -$' $L || fail "not pending: $(grep subsys_read $L)"
 modprobe marker-example || fail "modprobe marker-example after probe"
 site subsys_read | grep -q ' armed 1 ' || fail "pending probe not armed on load: $(site subsys_read)"
 n=$(hits subsys_read)

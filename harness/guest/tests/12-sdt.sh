@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+# SDT sites in a running kernel: listed with their operand specs, armed
+# through optimized kprobes and through int3 (optimization off), arguments
+# decoded, the module unloaded under an armed probe, EPERM on a count
+# mismatch.
+. /harness/lib.sh
+
+L=/sys/kernel/debug/markers/list
+OPT=/proc/sys/debug/kprobes-optimization
+hits() { dmesg | grep -c "sdt_probe_example: $1"; }
+
+grep -q '^module:live sdt "8@%r[a-z0-9]*" do_init_module+' $L || fail "vmlinux SDT site: $(grep module:live $L)"
+modprobe sdt-example || fail "modprobe sdt-example"
+for s in read types in_asm from_asm; do
+	grep -q "^sdt_example:$s sdt \".*\" .* \[sdt_example\] dormant 0 0 " $L ||
+		fail "sdt_example:$s listing: $(grep "sdt_example:$s " $L)"
+done
+grep -q '^sdt_example:types sdt "-1@[^ ]* 1@[^ ]* -2@[^ ]* 2@[^ ]* -4@[^ ]* 4@[^ ]* -8@[^ ]* 8@[^ ]*" ' $L ||
+	fail "operand sizes: $(grep sdt_example:types $L)"
+grep -q '^sdt_example:from_asm sdt "-8@%rax 8@%rsi" ' $L || fail ".S site spec"
+
+# Optimized kprobes.
+sdt_probe_example name=types nargs=8 || fail "attach to types"
+wait_listing sdt_example:types ' optimized 1 ' || fail "not optimized: $(grep sdt_example:types $L)"
+n=$(hits "sdt_example:types")
+cat /proc/sdt-example
+expect_eq "types hits" "$(hits "sdt_example:types")" "$((n + 1))"
+dmesg | grep -q "sdt_probe_example: sdt_example:types arg0=-1 arg1=255 arg2=-2 arg3=65535 arg4=-3 arg5=4294967294 arg6=-4 arg7=-1$" ||
+	fail "decoded arguments: $(dmesg | grep 'sdt_example:types arg' | tail -n 1)"
+rmmod sdt_probe_example
+
+# int3 kprobes: optimization off.
+echo 0 > $OPT || fail "kprobes-optimization off"
+sdt_probe_example name=read nargs=5 || fail "attach to read"
+wait_listing sdt_example:read ' kprobe 1 ' || fail "not an int3 kprobe: $(grep sdt_example:read $L)"
+cat /proc/sdt-example
+dmesg | grep -q "sdt_probe_example: sdt_example:read arg0=[0-9]* arg1=-\?[0-9]* arg2=[0-9]* arg3=0 arg4=-[0-9]*$" ||
+	fail "read arguments: $(dmesg | grep 'sdt_example:read arg' | tail -n 1)"
+echo 1 > $OPT
+wait_listing sdt_example:read ' optimized 1 ' || fail "not optimized after re-enabling: $(grep sdt_example:read $L)"
+
+# Unload the sites under the armed probe: safe, the probe stays pending.
+rmmod sdt_example || fail "rmmod sdt_example with an armed SDT probe"
+grep -q '^sdt_example:read - "" - pending 1 - -$' $L || fail "not pending: $(grep sdt_example:read $L)"
+modprobe sdt-example || fail "reload sdt-example"
+wait_listing sdt_example:read ' optimized 1 ' || fail "not re-armed: $(grep sdt_example:read $L)"
+n=$(hits "sdt_example:read arg")
+cat /proc/sdt-example
+expect_eq "read hits after reload" "$(hits "sdt_example:read arg")" "$((n + 1))"
+rmmod sdt_probe_example
+
+# Inline asm and .S sites, any count.
+sdt_probe_example name=in_asm || fail "attach to in_asm"
+cat /proc/sdt-example
+dmesg | grep -q "sdt_probe_example: sdt_example:in_asm arg0=[0-9]* arg1=[0-9]*$" || fail "in_asm output"
+rmmod sdt_probe_example
+sdt_probe_example name=from_asm nargs=2 || fail "attach to from_asm"
+cat /proc/sdt-example
+dmesg | grep -q "sdt_probe_example: sdt_example:from_asm arg0=[0-9]* arg1=42$" || fail "from_asm output"
+rmmod sdt_probe_example
+
+# A count mismatch: EPERM, listing unchanged.
+cp $L /tmp/sdt.list
+sdt_probe_example name=read nargs=2 2> /tmp/err && fail "mismatching count loaded"
+grep -q "Operation not permitted" /tmp/err || fail "mismatch error: $(cat /tmp/err)"
+cmp -s $L /tmp/sdt.list || fail "listing changed by a rejected probe"
+rmmod sdt_example
+grep -q '^sdt_example:' $L && fail "sites left after rmmod"
+exit 0
