@@ -289,12 +289,21 @@ notrace void __marker_call(const struct marker_desc *desc, const char *fmt, ...)
 	unsigned int i;
 	va_list args;
 
-	/* Sites in idle or early entry code: RCU would not wait for them. */
-	if (WARN_ONCE(!rcu_is_watching(), "marker site where RCU is not watching"))
+	/*
+	 * Sites in idle or early entry code: RCU would not wait for them.
+	 * Checked under lockdep, as tracepoints do.
+	 */
+	if (IS_ENABLED(CONFIG_LOCKDEP) &&
+	    WARN_ONCE(!rcu_is_watching(), "marker site where RCU is not watching"))
 		return;
 
 	preempt_disable_notrace();
-	probes = rcu_dereference_sched(desc->probes);
+	/*
+	 * Raw: preemption is disabled (the RCU read side of this pointer),
+	 * and the lockdep check of rcu_dereference_sched() would double the
+	 * cost of a hit (tracepoints use the raw form for the same reason).
+	 */
+	probes = rcu_dereference_raw(desc->probes);
 	if (probes) {
 		for (i = 0; i < probes->nr; i++) {
 			va_start(args, fmt);
