@@ -25,8 +25,9 @@
 static struct proc_dir_entry *pentry;
 static int reads;
 
-static noinline __noclone void sdt_example_types(s8 a, u8 b, s16 c, u16 d, s32 e,
-				       u32 f, s64 g, u64 h)
+/* Not static: with all its callers known, GCC would fold the constants in. */
+noinline void sdt_example_types(s8 a, u8 b, s16 c, u16 d, s32 e, u32 f,
+				s64 g, u64 h)
 {
 	SDT_PROBE(sdt_example, types, a, b, c, d, e, f, g, h);
 }
