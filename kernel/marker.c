@@ -34,21 +34,6 @@
 #include "marker_internal.h"
 
 /*
- * One probe: the function, its data, and what it expects of a site: a
- * format (a MARK() probe; NULL for any) or an argument count (an SDT probe;
- * -1 for any).
- */
-struct marker_probe {
-	union {
-		marker_probe_func *func;
-		sdt_probe_func *sdt_func;
-	};
-	void *data;
-	const char *format;
-	int nargs;
-};
-
-/*
  * The probes of one name, in registration order. Never modified once
  * published: a change makes a new array (copy-on-write), and the old one
  * is freed after a grace period.
@@ -88,6 +73,7 @@ struct sdt_site {
 	bool registered;		/* kp is registered */
 	int error;			/* arming failed: -errno */
 	atomic_t faults;		/* memory operands that faulted */
+	unsigned long hits;		/* approximate under concurrent hits */
 	struct sdt_prog prog;
 };
 
@@ -283,7 +269,7 @@ EXPORT_SYMBOL_IF_KUNIT(marker_format_match);
  * Called by MARK() from the out-of-line side of an enabled site, never
  * directly. Each probe gets its own va_list of the site's arguments.
  */
-notrace void __marker_call(const struct marker_desc *desc, const char *fmt, ...)
+notrace void __marker_call(struct marker_desc *desc, const char *fmt, ...)
 {
 	struct marker_probes *probes;
 	unsigned int i;
@@ -305,6 +291,8 @@ notrace void __marker_call(const struct marker_desc *desc, const char *fmt, ...)
 	 */
 	probes = rcu_dereference_raw(desc->probes);
 	if (probes) {
+		/* Approximate under concurrent hits; no atomic on the hit path. */
+		WRITE_ONCE(desc->hits, READ_ONCE(desc->hits) + 1);
 		for (i = 0; i < probes->nr; i++) {
 			va_start(args, fmt);
 			probes->probe[i].func(probes->probe[i].data, fmt, &args);
@@ -463,6 +451,7 @@ static int sdt_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 	probes = rcu_dereference_sched(ss->probes);
 	if (!probes)
 		return 0;
+	WRITE_ONCE(ss->hits, READ_ONCE(ss->hits) + 1);
 	faults = arch_sdt_fetch(&ss->prog, regs, args);
 	if (unlikely(faults))
 		atomic_add(faults, &ss->faults);
@@ -639,7 +628,7 @@ EXPORT_SYMBOL_IF_KUNIT(marker_alloc_probes);
  * it against the other probes and the sites of @name, then publish a new
  * probe array and update the sites. Nothing changes on error.
  */
-static int marker_add_probe(const char *name, const struct marker_probe *np)
+int marker_add_probe(const char *name, const struct marker_probe *np)
 {
 	struct marker_name *mn, *new_mn = NULL;
 	struct marker_probes *old, *new;
@@ -713,7 +702,7 @@ unlock:
  * Detach (@func, @data) from @name, and return once no CPU runs it any
  * more. Does not fail for an attached probe.
  */
-static int marker_remove_probe(const char *name, const void *func, void *data)
+int marker_remove_probe(const char *name, const void *func, void *data)
 {
 	struct marker_probes *old, *new = NULL;
 	struct marker_name *mn;
@@ -970,6 +959,28 @@ out:
 EXPORT_SYMBOL_IF_KUNIT(sdt_site_info);
 #endif
 
+/* See marker_internal.h. */
+int marker_walk_sites(marker_site_fn *fn, void *ctx)
+{
+	const struct marker_site *site;
+	struct marker_object *obj;
+	int ret = 0;
+
+	mutex_lock(&marker_mutex);
+	list_for_each_entry(obj, &marker_objects, list) {
+		for (site = obj->start; site < obj->stop; site++) {
+			ret = fn(ctx, marker_site_name(site),
+				 obj->mod ? obj->mod->name : "vmlinux",
+				 site->kind == MARKER_KIND_SDT);
+			if (ret)
+				goto out;
+		}
+	}
+out:
+	mutex_unlock(&marker_mutex);
+	return ret;
+}
+
 /* --- Modules ---------------------------------------------------------- */
 
 /* Is @site a further copy of a site already met in @obj? */
@@ -1011,6 +1022,8 @@ static int marker_module_coming(struct module *mod)
 					   !marker_desc_seen(obj, site));
 	}
 	mutex_unlock(&marker_mutex);
+	/* Names enabled with markers.enable= on the command line. */
+	marker_control_module_coming(mod);
 	return 0;
 }
 
@@ -1072,6 +1085,7 @@ static struct notifier_block marker_module_nb = {
  * probes and no site). Walked under marker_mutex, from seq_start to seq_stop.
  */
 struct marker_iter {
+	bool hits;			/* the control file: show hit counts */
 	struct marker_object *obj;	/* NULL once past the sites */
 	const struct marker_site *site;
 	struct marker_name *mn;		/* with !obj: the pending name */
@@ -1184,20 +1198,21 @@ static void marker_show_state(struct seq_file *m, const struct marker_site *site
 
 static int marker_seq_show(struct seq_file *m, void *v)
 {
-	struct marker_iter *it = v;
+	struct marker_iter *it = m->private;
 	const struct marker_site *site;
+	struct sdt_site *ss = NULL;
 	struct marker_name *mn;
-	struct sdt_site *ss;
 	void *code;
 
 	if (v == SEQ_START_TOKEN) {
-		seq_puts(m, "# name kind \"format\" function+off/size [module] state probes faults address\n");
+		seq_printf(m, "# name kind \"format\" function+off/size [module] state probes faults address%s\n",
+			   it->hits ? " hits" : "");
 		return 0;
 	}
 	if (!it->obj) {
 		mn = it->mn;
-		seq_printf(m, "%s - \"\" - pending %u - -\n", mn->name,
-			   mn->probes->nr);
+		seq_printf(m, "%s - \"\" - pending %u - -%s\n", mn->name,
+			   mn->probes->nr, it->hits ? " -" : "");
 		return 0;
 	}
 	site = it->site;
@@ -1222,9 +1237,18 @@ static int marker_seq_show(struct seq_file *m, void *v)
 		seq_puts(m, "- ");
 	}
 	if (kallsyms_show_value(m->file->f_cred))
-		seq_printf(m, "0x%lx\n", (unsigned long)code);
+		seq_printf(m, "0x%lx", (unsigned long)code);
 	else
-		seq_puts(m, "-\n");
+		seq_puts(m, "-");
+	if (it->hits) {
+		if (site->kind == MARKER_KIND_SDT)
+			seq_printf(m, " %lu", ss ? READ_ONCE(ss->hits) : 0);
+		else if (site->kind == MARKER_KIND_MARK)
+			seq_printf(m, " %lu", READ_ONCE(marker_site_desc(site)->hits));
+		else
+			seq_puts(m, " -");
+	}
+	seq_putc(m, '\n');
 	return 0;
 }
 
@@ -1247,11 +1271,32 @@ static const struct file_operations marker_list_fops = {
 	.release = seq_release_private,
 };
 
+/* The control file: the listing with hit counts; commands on write. */
+static int marker_control_open(struct inode *inode, struct file *file)
+{
+	struct marker_iter *it;
+
+	it = __seq_open_private(file, &marker_seq_ops, sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	it->hits = true;
+	return 0;
+}
+
+static const struct file_operations marker_control_fops = {
+	.open = marker_control_open,
+	.read = seq_read,
+	.write = marker_control_write,
+	.llseek = seq_lseek,
+	.release = seq_release_private,
+};
+
 static int __init marker_debugfs_init(void)
 {
 	struct dentry *dir = debugfs_create_dir("markers", NULL);
 
 	debugfs_create_file("list", 0400, dir, NULL, &marker_list_fops);
+	debugfs_create_file("control", 0600, dir, NULL, &marker_control_fops);
 	return 0;
 }
 fs_initcall(marker_debugfs_init);

@@ -101,6 +101,7 @@ struct marker_probes;
 struct marker_desc {
 	struct static_key_false key;
 	struct marker_probes __rcu *probes;
+	unsigned long hits;		/* calls while armed (approximate) */
 };
 
 #define MARKER_DESC_INIT { .key = STATIC_KEY_FALSE_INIT, .probes = NULL }
@@ -130,7 +131,7 @@ int sdt_disable_probe(const char *provider, const char *name,
 		      sdt_probe_func *probe, void *probe_data);
 
 __printf(2, 3)
-void __marker_call(const struct marker_desc *desc, const char *fmt, ...);
+void __marker_call(struct marker_desc *desc, const char *fmt, ...);
 
 /* The format: the first of MARK()'s variable arguments. */
 #define __MARKER_FMT(format, ...)	format
