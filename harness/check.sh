@@ -37,8 +37,21 @@ fi
 # 3. The guest: KUnit + integration tests in one boot.
 guest_rc=0
 if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/arch/x86/boot/bzImage" ]; then
+	# The control-file fuzzer runs in the guest: a static host binary.
+	gcc -static -O2 -Wall -Wextra -o "$B/control-fuzz" \
+		"$TOP/harness/tools/control-fuzz.c" || guest_rc=1
 	"$TOP/harness/run.sh" -t "${CHECK_TIMEOUT:-1200}" -l "$LOGS/check-guest.log" \
-		"$TOP/harness/guest/check.sh" || guest_rc=$?
+		"$TOP/harness/guest/check.sh" "$B/control-fuzz" || guest_rc=$?
+	# A second, short boot: markers.enable= on the command line.
+	GUEST_APPEND="markers.enable=module_*,subsys_open,sdt_example:read,[bad" \
+		"$TOP/harness/run.sh" -t 300 -l "$LOGS/boot-param-guest.log" \
+		"$TOP/harness/guest/boot-param.sh" > /dev/null 2>&1 || true
+	grep -a '^MARKERS-TEST: ' "$LOGS/boot-param-guest.log" 2>/dev/null |
+		while read -r _ st name; do
+			echo "$st guest/boot-param/$name" >> "$results"
+			echo "$st: guest/boot-param/$name"
+		done
+	grep -q 'guest/boot-param/' "$results" || failt "guest/boot-param (no result; see $LOGS/boot-param-guest.log)"
 else
 	guest_rc=1
 	echo "no kernel image: the build failed"
