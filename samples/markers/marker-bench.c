@@ -39,58 +39,98 @@ static unsigned int runs = 7;
 module_param(runs, uint, 0444);
 MODULE_PARM_DESC(runs, "runs per row (the median is reported)");
 
-static char *rows = "abcdefghj";
-module_param(rows, charp, 0444);
+static char *bench_rows_default = "abcdefghj";
+module_param_named(rows, bench_rows_default, charp, 0444);
 MODULE_PARM_DESC(rows, "rows to run, a to k");
 
 static bool latency;
 module_param(latency, bool, 0444);
 MODULE_PARM_DESC(latency, "measure arming latency too");
 
+static void bench_rows(void);
+
+/* Writing rows to "run" runs them again, e.g. after enabling by control. */
+static int bench_run_set(const char *val, const struct kernel_param *kp)
+{
+	int ret = param_set_charp(val, kp);
+
+	if (!ret)
+		bench_rows();
+	return ret;
+}
+
+static const struct kernel_param_ops bench_run_ops = {
+	.set = bench_run_set,
+	.get = param_get_charp,
+	.free = param_free_charp,
+};
+
+static char *run;
+module_param_cb(run, &bench_run_ops, &run, 0644);
+MODULE_PARM_DESC(run, "rows to run now");
+
 DECLARE_TRACE(marker_bench_tp, TP_PROTO(int v), TP_ARGS(v));
 DEFINE_TRACE(marker_bench_tp, TP_PROTO(int v), TP_ARGS(v));
+
+/*
+ * The functions under test: the same body but for the site. noipa: GCC
+ * must not fold identical ones into one (fn_base and fn_kprobed are).
+ */
 
 /* e: a 2.6.24-style marker, a load, test and branch on a state word. */
 static int bench_old_state;
 
-static noinline void bench_old_call(int v)
+static noinline __attribute__((__noipa__)) void bench_old_call(int v)
 {
 	barrier();
 }
 
-/* The functions under test: the same body but for the site. */
-static noinline void fn_base(int v)
+static noinline __attribute__((__noipa__)) void fn_base(int v)
 {
 	barrier();
 }
 
-static noinline void fn_mark(int v)
+static noinline __attribute__((__noipa__)) void fn_mark(int v)
 {
 	MARK(marker_bench, "%d", v);
 	barrier();
 }
 
-static noinline void fn_sdt(int v)
+static noinline __attribute__((__noipa__)) void fn_sdt(int v)
 {
 	SDT_PROBE(marker_bench, sdt, v);
 	barrier();
 }
 
-static noinline void fn_tp(int v)
+static noinline __attribute__((__noipa__)) void fn_tp(int v)
 {
 	trace_marker_bench_tp(v);
 	barrier();
 }
 
-static noinline void fn_old(int v)
+static noinline __attribute__((__noipa__)) void fn_old(int v)
 {
 	if (unlikely(READ_ONCE(bench_old_state)))
 		bench_old_call(v);
 	barrier();
 }
 
-static noinline void fn_kprobed(int v)
+static noinline __attribute__((__noipa__)) void fn_kprobed(int v)
 {
+	barrier();
+}
+
+/* k: the built-in trace probe (enabled from the control file) ... */
+static noinline __attribute__((__noipa__)) void fn_trace(int v)
+{
+	MARK(marker_bench_k, "v=%d", v);
+	barrier();
+}
+
+/* ... next to trace_printk() with the same format. */
+static noinline __attribute__((__noipa__)) void fn_trace_printk(int v)
+{
+	trace_printk("marker_bench_k: v=%d\n", v);
 	barrier();
 }
 
@@ -117,6 +157,8 @@ BENCH_LOOP(fn_sdt)
 BENCH_LOOP(fn_tp)
 BENCH_LOOP(fn_old)
 BENCH_LOOP(fn_kprobed)
+BENCH_LOOP(fn_trace)
+BENCH_LOOP(fn_trace_printk)
 
 /* Empty probes. */
 static void bench_mark_probe(void *data, const char *fmt, va_list *args)
@@ -170,6 +212,7 @@ static void bench_settle(void)
 
 static void bench_rows(void)
 {
+	const char *rows = run ?: bench_rows_default;
 	int ret;
 
 	if (strchr(rows, 'a'))
@@ -214,6 +257,11 @@ static void bench_rows(void)
 		} else {
 			pr_err("row h/i: sdt_set_probe: %d\n", ret);
 		}
+	}
+	if (strchr(rows, 'k')) {
+		/* Echo 'enable name marker_bench_k' to the control file first. */
+		bench_row('k', "built-in trace probe (ring buffer)", loop_fn_trace);
+		bench_row('K', "trace_printk(), same format", loop_fn_trace_printk);
 	}
 	if (strchr(rows, 'j')) {
 		bench_kp.addr = (kprobe_opcode_t *)fn_kprobed;
