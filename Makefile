@@ -8,7 +8,7 @@ H := harness
 SCRIPT ?=
 FILES ?=
 
-.PHONY: all deps graft build check demo lint run shell kdir clean help
+.PHONY: all deps graft build check demo bench lint run shell kdir clean help
 
 all: build
 
@@ -32,6 +32,11 @@ check: deps
 
 demo: build
 	@$(H)/run.sh -t 900 -l build/logs/demo.log $(H)/guest/demo.sh
+
+# marker-bench in one boot: the table, ratios, latency, static figures.
+bench: build
+	@$(H)/run.sh -t 1800 -l build/logs/bench.log $(H)/guest/bench.sh > /dev/null
+	@python3 $(H)/bench.py build/logs/bench.log build/obj build/bench.csv
 
 lint: graft
 	@$(H)/lint.sh

@@ -84,6 +84,16 @@ PY
 	else
 		failt "kunit/no-ktap-output"
 	fi
+	# The benchmark report, on the smoke run's figures.
+	if grep -q 'marker_bench: row' "$glog"; then
+		if python3 "$TOP/harness/bench.py" "$glog" "$KOBJ" "$LOGS/bench-smoke.csv" \
+				> "$LOGS/bench-smoke.txt" 2>&1; then
+			pass "host/bench-report"
+		else
+			tail -n 5 "$LOGS/bench-smoke.txt"
+			failt "host/bench-report"
+		fi
+	fi
 	# Integration tests.
 	grep -a '^MARKERS-TEST: ' "$glog" | while read -r _ st name; do
 		echo "$st guest/$name" >> "$results"
