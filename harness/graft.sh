@@ -28,16 +28,17 @@ if [ ! -f "$B/tarball.stamp" ] || [ "$(cat "$B/tarball.stamp")" != "$stamp" ]; t
 	echo "$stamp" > "$B/tarball.stamp"
 fi
 
+PATCHES=${PATCHES:-$TOP/patches}
 stage=$B/stage
 rm -rf "$stage"
 mkdir -p "$stage"
 
 # 1. Patches, applied to pristine copies of the files they touch.
 : > "$B/patched.list.new"
-if [ -f "$TOP/patches/series" ]; then
+if [ -f "$PATCHES/series" ]; then
 	while read -r p _; do
 		case "$p" in ''|'#'*) continue ;; esac
-		pf=$TOP/patches/$p
+		pf=$PATCHES/$p
 		[ -f "$pf" ] || die "graft: patches/series names $p, which does not exist"
 		files=$(sed -n 's|^+++ [^/]*/\([^[:space:]]*\).*|\1|p' "$pf")
 		for f in $files; do
@@ -52,10 +53,13 @@ if [ -f "$TOP/patches/series" ]; then
 		if ! out=$(patch -p1 -d "$stage" -N -F0 --no-backup-if-mismatch \
 				-r - < "$pf" 2>&1); then
 			printf '%s\n' "$out" >&2
-			bad=$(printf '%s\n' "$out" | sed -n "s/^patching file '\{0,1\}\([^']*\)'\{0,1\}$/\1/p" | tail -n 1)
+			# The files with a failed hunk.
+			bad=$(printf '%s\n' "$out" | awk '
+				/^patching file / { f = $3; gsub("\047", "", f) }
+				/FAILED|can.t find file|No such file/ { if (f != "" && !(f in seen)) { seen[f]; printf "%s%s", sep, f; sep = ", " } }')
 			die "graft: patch patches/$p does not apply${bad:+ to $bad} (kernel $(basename "$TARBALL"))"
 		fi
-	done < "$TOP/patches/series"
+	done < "$PATCHES/series"
 fi
 
 # 2. The overlay: every file git knows of (tracked, or new and not ignored).
