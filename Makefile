@@ -8,7 +8,7 @@ H := harness
 SCRIPT ?=
 FILES ?=
 
-.PHONY: all deps graft build check demo bench lint run shell kdir clean help
+.PHONY: all deps graft build check demo bench tools lint run shell kdir clean help
 
 all: build
 
@@ -37,6 +37,11 @@ demo: build
 bench: build
 	@$(H)/run.sh -t 1800 -l build/logs/bench.log $(H)/guest/bench.sh > /dev/null
 	@python3 $(H)/bench.py build/logs/bench.log build/obj build/bench.csv
+
+# Host tools: scripts/markers/markers-list (libelf), built into build/tools.
+tools: deps
+	@rm -f build/tools/markers-list
+	@scripts/markers/markers-list --help 2>/dev/null; test -x build/tools/markers-list
 
 lint: graft
 	@$(H)/lint.sh

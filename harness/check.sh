@@ -94,6 +94,20 @@ PY
 			failt "host/bench-report"
 		fi
 	fi
+	# Offline (markers-list on the build) against the guest's listing.
+	if grep -aq '^LISTING-COUNT ' "$glog"; then
+		agree=1
+		while read -r _ mod n; do
+			case $mod in
+			vmlinux) f=$KOBJ/vmlinux ;;
+			*) f=$(find "$KOBJ/samples" -name "$(echo "$mod" | tr _ -).ko" | head -n 1) ;;
+			esac
+			off=$("$TOP/scripts/markers/markers-list" "$f" | wc -l)
+			echo "sites of $mod: guest listing $n, markers-list $off"
+			[ "$off" = "$n" ] || agree=0
+		done < <(grep -a '^LISTING-COUNT ' "$glog" | tr -d '\r')
+		if [ $agree = 1 ]; then pass "host/offline-counts"; else failt "host/offline-counts"; fi
+	fi
 	# Integration tests.
 	grep -a '^MARKERS-TEST: ' "$glog" | while read -r _ st name; do
 		echo "$st guest/$name" >> "$results"
