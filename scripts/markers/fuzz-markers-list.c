@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness for markers-list's ELF reader:
- *
- *	clang -g -O1 -fsanitize=fuzzer,address,undefined \
- *		scripts/markers/fuzz-markers-list.c -lelf -o fuzz-markers-list
- *	./fuzz-markers-list -detect_leaks=0 CORPUS_DIR
+ * libFuzzer harness for markers-list's ELF reader, built and run for a
+ * short while by harness/host-tests/markers-tools.sh (clang
+ * -fsanitize=fuzzer,address,undefined, then -detect_leaks=0 CORPUS_DIR).
  *
  * Each input is read as an ELF file, records and notes; a malformed one
  * must end in markers-list's error path, never in a crash or a hang.
