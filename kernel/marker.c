@@ -969,9 +969,11 @@ int marker_walk_sites(marker_site_fn *fn, void *ctx)
 	mutex_lock(&marker_mutex);
 	list_for_each_entry(obj, &marker_objects, list) {
 		for (site = obj->start; site < obj->stop; site++) {
+			/* SDT keys have a ':', also on SDT_ENABLED() guards. */
 			ret = fn(ctx, marker_site_name(site),
 				 obj->mod ? obj->mod->name : "vmlinux",
-				 site->kind == MARKER_KIND_SDT);
+				 site->kind == MARKER_KIND_SDT ||
+				 strchr(marker_site_name(site), ':'));
 			if (ret)
 				goto out;
 		}

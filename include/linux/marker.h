@@ -153,6 +153,20 @@ do {									\
 				    MARKER_KIND_GUARD));		\
 })
 
+/*
+ * SDT_ENABLED(provider, name): true while a probe is attached to the SDT
+ * sites provider:name; a NOP while dormant. For guarding arguments that
+ * are costly to compute (gen-provider's *_ENABLED() wrappers).
+ */
+#define SDT_ENABLED(provider, name)					\
+({									\
+	static struct marker_desc __sdt_desc_##provider##_##name =	\
+		MARKER_DESC_INIT;					\
+	unlikely(arch_marker_branch(&__sdt_desc_##provider##_##name,	\
+				    #provider ":" #name, "",		\
+				    MARKER_KIND_GUARD));		\
+})
+
 #else /* !CONFIG_MARKERS */
 
 #include <linux/errno.h>
@@ -196,6 +210,7 @@ do {									\
 } while (0)
 
 #define MARK_ENABLED(name)	((void)#name, false)
+#define SDT_ENABLED(...)	false
 
 #endif /* CONFIG_MARKERS */
 
