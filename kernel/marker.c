@@ -131,6 +131,30 @@ static inline void *marker_site_code(const struct marker_site *site)
 
 /* --- Formats ---------------------------------------------------------- */
 
+/* Store argument class @c as the next of @cls (if not NULL). */
+static int marker_add_class(u8 *cls, unsigned int *n, unsigned int max, u8 c)
+{
+	if (*n >= max)
+		return -EINVAL;
+	if (cls)
+		cls[*n] = c;
+	(*n)++;
+	return 0;
+}
+
+/* A width or precision at *@fmt: '*' takes an int argument, digits none. */
+static int marker_parse_width(const char **fmt, u8 *cls, unsigned int *n,
+			      unsigned int max)
+{
+	if (**fmt != '*') {
+		while (isdigit(**fmt))
+			(*fmt)++;
+		return 0;
+	}
+	(*fmt)++;
+	return marker_add_class(cls, n, max, MARKER_ARG_INT);
+}
+
 /**
  * marker_parse_format - the argument classes of a printf format
  * @fmt: the format
@@ -166,30 +190,12 @@ VISIBLE_IF_KUNIT int marker_parse_format(const char *fmt, u8 *cls,
 		}
 		while (*fmt && strchr("-+ #0", *fmt))
 			fmt++;
-		if (*fmt == '*') {
-			if (n >= max)
-				return -EINVAL;
-			if (cls)
-				cls[n] = MARKER_ARG_INT;
-			n++;
-			fmt++;
-		} else {
-			while (isdigit(*fmt))
-				fmt++;
-		}
+		if (marker_parse_width(&fmt, cls, &n, max))
+			return -EINVAL;
 		if (*fmt == '.') {
 			fmt++;
-			if (*fmt == '*') {
-				if (n >= max)
-					return -EINVAL;
-				if (cls)
-					cls[n] = MARKER_ARG_INT;
-				n++;
-				fmt++;
-			} else {
-				while (isdigit(*fmt))
-					fmt++;
-			}
+			if (marker_parse_width(&fmt, cls, &n, max))
+				return -EINVAL;
 		}
 		wide = false;
 		switch (*fmt) {
@@ -230,11 +236,8 @@ VISIBLE_IF_KUNIT int marker_parse_format(const char *fmt, u8 *cls,
 		default:	/* '\0', floating point, %n, unknown */
 			return -EINVAL;
 		}
-		if (n >= max)
+		if (marker_add_class(cls, &n, max, c))
 			return -EINVAL;
-		if (cls)
-			cls[n] = c;
-		n++;
 	}
 	return n;
 }
