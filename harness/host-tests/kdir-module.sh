@@ -35,3 +35,43 @@ echo 'obj-m := oot.o' > "$tmp/Makefile"
 make -C "$kdir" M="$tmp" CC="ccache gcc" modules > "$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }
 [ -f "$tmp/oot.ko" ] || { echo "no oot.ko"; exit 1; }
 echo "built $(basename "$tmp")/oot.ko against $kdir"
+
+# With CONFIG_MARKERS=n the macros compile to nothing, yet MARK() still
+# type-checks its arguments against the format (and evaluates none).
+cat > "$tmp/off.c" <<'C'
+// SPDX-License-Identifier: GPL-2.0
+#undef CONFIG_MARKERS
+#include <linux/marker.h>
+#include <linux/module.h>
+
+static int evaluated;
+
+static int side_effect(void)
+{
+	return ++evaluated;
+}
+
+static int __init off_init(void)
+{
+	MARK(off_ok, "%d %s", side_effect(), "text");
+	MARK(off_bad, "%d", "not an int");
+	SDT_PROBE(off, site, side_effect(), 2);
+	if (MARK_ENABLED(off_ok) || SDT_ENABLED(off, site))
+		return -EINVAL;
+	return evaluated;
+}
+
+module_init(off_init);
+MODULE_LICENSE("GPL");
+C
+echo 'obj-m := off.o' > "$tmp/Makefile"
+make -C "$kdir" M="$tmp" CC="ccache gcc" modules > "$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }
+grep -q "off.c:.*format .%d. expects argument of type .int." "$tmp/log" ||
+	{ echo "CONFIG_MARKERS=n: MARK() did not type-check its arguments"; cat "$tmp/log"; exit 1; }
+if objdump -d "$tmp/off.o" | grep -q 'side_effect'; then
+	echo "CONFIG_MARKERS=n: an argument was evaluated"; exit 1
+fi
+for s in __markers .note.stapsdt; do
+	readelf -S "$tmp/off.o" | grep -q " $s" && { echo "CONFIG_MARKERS=n: $s emitted"; exit 1; }
+done
+echo "CONFIG_MARKERS=n: no site, no record, arguments type-checked and not evaluated"
