@@ -148,6 +148,13 @@ static noinline int sdt_c_site(int a, unsigned int b, long c, const char *p,
 	return a;
 }
 
+/* The most arguments a site takes: 12, some of them spilled. */
+static noinline __attribute__((__noipa__)) void sdt_c_twelve(int b)
+{
+	SDT_PROBE(kunit, twelve, b, b + 1, b + 2, b + 3, b + 4, b + 5, b + 6,
+		  b + 7, b + 8, b + 9, b + 10, (long)b + 11);
+}
+
 static noinline void sdt_c_noargs(void)
 {
 	SDT_PROBE(kunit, noargs);
@@ -295,6 +302,7 @@ static void sdt_test_paths(struct kunit *test)
 static void sdt_test_asm_sites(struct kunit *test)
 {
 	void *addr;
+	int i;
 
 	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "asm_site", 3), 0);
 	memset(&hit, 0, sizeof(hit));
@@ -313,6 +321,14 @@ static void sdt_test_asm_sites(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hit.args[1], 9);
 	KUNIT_EXPECT_EQ(test, hit.args[2], (u64)-8);	/* pushed on the stack */
 	KUNIT_EXPECT_EQ(test, hit.args[3], (u64)-7);
+
+	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "twelve", 12), 0);
+	memset(&hit, 0, sizeof(hit));
+	sdt_c_twelve(-100);
+	barrier();
+	KUNIT_ASSERT_EQ(test, hit.nargs, 12);
+	for (i = 0; i < 12; i++)
+		KUNIT_EXPECT_EQ_MSG(test, hit.args[i], (u64)(-100 + i), "arg %d", i);
 
 	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "noargs", 0), 0);
 	memset(&hit, 0, sizeof(hit));
