@@ -357,7 +357,8 @@ static int marker_match_site(void *ctx, const char *key, const char *module,
 	struct marker_match *mm = ctx;
 	unsigned int i;
 
-	if (!marker_cmd_matches(mm->cmd, key, module, sdt))
+	/* A name too long for a key cannot be switched from here. */
+	if (strlen(key) >= MARKER_KEY_MAX || !marker_cmd_matches(mm->cmd, key, module, sdt))
 		return 0;
 	for (i = 0; i < mm->n; i++)
 		if (!strcmp(mm->keys[i], key))
@@ -402,21 +403,25 @@ static int marker_control_apply(const struct marker_cmd *cmds, unsigned int n)
 	unsigned int i, j, nwant = 0, nkeys = 0, maxkeys = MARKER_CONTROL_KEYS;
 	struct marker_match mm = { .max = maxkeys };
 	struct marker_builtin *b, *tmp;
-	struct marker_want *want;
+	struct marker_want *want = NULL;
+	unsigned int maxwant = 2 * maxkeys;
+	LIST_HEAD(gone);
 	int ret = 0;
 
+	mutex_lock(&marker_control_mutex);
+	list_for_each_entry(b, &marker_builtins, list)
+		maxwant++;
 	mm.keys = kvcalloc(maxkeys, sizeof(*mm.keys), GFP_KERNEL);
 	mm.sdt = kvcalloc(maxkeys, sizeof(*mm.sdt), GFP_KERNEL);
-	want = kvcalloc(2 * maxkeys, sizeof(*want), GFP_KERNEL);
+	want = kvcalloc(maxwant, sizeof(*want), GFP_KERNEL);
 	if (!mm.keys || !mm.sdt || !want) {
 		ret = -ENOMEM;
-		goto out_free;
+		goto out_unlock;
 	}
 
-	mutex_lock(&marker_control_mutex);
 	/* The state before this write. */
 	list_for_each_entry(b, &marker_builtins, list) {
-		ret = marker_want_set(want, &nwant, 2 * maxkeys, b->key, b->sdt,
+		ret = marker_want_set(want, &nwant, maxwant, b->key, b->sdt,
 				      b->sink, true);
 		if (ret)
 			goto out_unlock;
@@ -431,6 +436,12 @@ static int marker_control_apply(const struct marker_cmd *cmds, unsigned int n)
 		mm.n = 0;
 		mm.max = maxkeys - first;
 		ret = marker_walk_sites(marker_match_site, &mm);
+		/* disable also reaches names that have lost their sites. */
+		list_for_each_entry(b, &marker_builtins, list) {
+			if (ret || cmds[i].enable)
+				break;
+			ret = marker_match_site(&mm, b->key, "", b->sdt);
+		}
 		mm.keys -= first;
 		mm.sdt -= first;
 		if (ret)
@@ -442,15 +453,15 @@ static int marker_control_apply(const struct marker_cmd *cmds, unsigned int n)
 		nkeys += mm.n;
 		for (j = first; j < nkeys; j++) {
 			if (cmds[i].any_sink) {
-				ret = marker_want_set(want, &nwant, 2 * maxkeys,
+				ret = marker_want_set(want, &nwant, maxwant,
 						      mm.keys[j], mm.sdt[j],
 						      MARKER_SINK_TRACE, false);
 				if (!ret)
-					ret = marker_want_set(want, &nwant, 2 * maxkeys,
+					ret = marker_want_set(want, &nwant, maxwant,
 							      mm.keys[j], mm.sdt[j],
 							      MARKER_SINK_PRINTK, false);
 			} else {
-				ret = marker_want_set(want, &nwant, 2 * maxkeys,
+				ret = marker_want_set(want, &nwant, maxwant,
 						      mm.keys[j], mm.sdt[j],
 						      cmds[i].sink, cmds[i].enable);
 			}
@@ -476,18 +487,22 @@ static int marker_control_apply(const struct marker_cmd *cmds, unsigned int n)
 		}
 		want[i].attached = true;
 	}
-	/* Detach what is no longer wanted. */
+	/*
+	 * Detach what is no longer wanted: pick them all first, since the
+	 * keys in want[] of builtins that existed before point into them.
+	 */
 	list_for_each_entry_safe(b, tmp, &marker_builtins, list) {
 		for (i = 0; i < nwant; i++)
 			if (!want[i].on && want[i].sink == b->sink &&
 			    !strcmp(want[i].key, b->key))
 				break;
 		if (i < nwant)
-			marker_builtin_detach(b);
+			list_move_tail(&b->list, &gone);
 	}
+	list_for_each_entry_safe(b, tmp, &gone, list)
+		marker_builtin_detach(b);
 out_unlock:
 	mutex_unlock(&marker_control_mutex);
-out_free:
 	kvfree(want);
 	kvfree(mm.sdt);
 	kvfree(mm.keys);
@@ -544,7 +559,8 @@ static char marker_boot_globs[MARKER_CONTROL_MAX];
 module_param_string(enable, marker_boot_globs, sizeof(marker_boot_globs), 0444);
 MODULE_PARM_DESC(enable, "Comma-separated name globs to send to the trace buffer");
 
-/* The globs of markers.enable=, split at boot; NULL-terminated. */
+/* The globs of markers.enable=, split (in a copy) at boot; NULL-terminated. */
+static char marker_boot_split[MARKER_CONTROL_MAX];
 static char *marker_boot_glob[MARKER_BOOT_GLOBS + 1];
 
 struct marker_boot_ctx {
@@ -613,9 +629,9 @@ void marker_control_module_coming(struct module *mod)
 static int __init marker_boot_init(void)
 {
 	unsigned int n = 0;
-	char *p = marker_boot_globs, *g;
+	char *p = marker_boot_split, *g;
 
-	/* The parameter is read-only: split it in place, once. */
+	strscpy(marker_boot_split, marker_boot_globs, sizeof(marker_boot_split));
 	while ((g = strsep(&p, ","))) {
 		if (!*g)
 			continue;

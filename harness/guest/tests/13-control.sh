@@ -67,5 +67,17 @@ cat /tmp/big > $C 2> /tmp/err && fail "a 5000-byte write accepted"
 grep -q 'too long' /tmp/err || fail "E2BIG: $(cat /tmp/err)"
 cmp -s $C /tmp/c0 || fail "rejected writes changed the state"
 
-rmmod sdt_example marker_example
+# Several built-in probes detached by one glob; a name left without sites
+# (its module unloaded) can still be disabled.
+ctl 'enable name subsys_open; enable name subsys_read to printk; enable name subsys_loop' ||
+	fail "enable three"
+ctl 'disable name *' || fail "disable name * with three built-in probes"
+grep -q ' armed ' $C && fail "armed after disable name *"
+ctl 'enable name subsys_open' || fail "enable subsys_open"
+rmmod marker_example
+grep -q '^subsys_open - "" - pending 1 ' $C || fail "not pending: $(grep subsys_open $C)"
+ctl 'disable name subsys_*' || fail "disable a pending name"
+grep -q '^subsys_open ' $C && fail "pending name still listed"
+
+rmmod sdt_example
 exit 0
