@@ -85,8 +85,8 @@ struct sdt_site {
  * Lock nesting: marker_mutex is taken first. static_branch_enable(),
  * static_branch_disable(), register_kprobe() and unregister_kprobe() are
  * called with it held and take kprobe_mutex, cpus_read_lock(),
- * jump_label_mutex and text_mutex inside it. Nothing takes marker_mutex
- * with any of those held.
+ * jump_label_mutex and text_mutex inside it; so does sdt_resolve() with
+ * module_mutex. Nothing takes marker_mutex with any of those held.
  */
 static DEFINE_MUTEX(marker_mutex);
 static LIST_HEAD(marker_names);
@@ -430,17 +430,48 @@ static struct sdt_site *sdt_find(const struct marker_site *site)
 	return NULL;
 }
 
-/* Symbols of %rip-relative operands: looked up in the site's own object. */
+struct sdt_sym_match {
+	const char *name;
+	unsigned long addr;
+	unsigned int n;
+};
+
+static int sdt_match_vmlinux(void *data, unsigned long addr)
+{
+	struct sdt_sym_match *m = data;
+
+	m->addr = addr;
+	m->n++;
+	return 0;
+}
+
+static int sdt_match_module(void *data, const char *name, unsigned long addr)
+{
+	struct sdt_sym_match *m = data;
+
+	if (!strcmp(name, m->name)) {
+		m->addr = addr;
+		m->n++;
+	}
+	return 0;
+}
+
+/*
+ * The symbol of a %rip-relative operand, looked up in the site's own
+ * object (vmlinux, or its module): 0 when it is not there, or not unique
+ * (two static variables of that name), rather than a guess. Data symbols
+ * need CONFIG_KALLSYMS_ALL.
+ */
 static unsigned long sdt_resolve(void *ctx, const char *sym)
 {
 	struct marker_object *obj = ctx;
-	char buf[MODULE_NAME_LEN + 1 + 128];
+	struct sdt_sym_match m = { .name = sym };
 
 	if (!obj->mod)
-		return kallsyms_lookup_name(sym);
-	if (snprintf(buf, sizeof(buf), "%s:%s", obj->mod->name, sym) >= sizeof(buf))
-		return 0;
-	return module_kallsyms_lookup_name(buf);
+		kallsyms_on_each_match_symbol(sdt_match_vmlinux, sym, &m);
+	else
+		module_kallsyms_on_each_symbol(obj->mod->name, sdt_match_module, &m);
+	return m.n == 1 ? m.addr : 0;
 }
 
 static int sdt_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
@@ -463,6 +494,8 @@ static int sdt_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 					  ss->prog.nargs);
 	return 0;
 }
+
+NOKPROBE_SYMBOL(sdt_kprobe_pre);
 
 /*
  * Is the site's kprobe optimized into a jump? kprobes wraps an optimized

@@ -11,6 +11,7 @@
 #include <linux/ctype.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/kprobes.h>
 #include <linux/kstrtox.h>
 #include <linux/ptrace.h>
 #include <linux/string.h>
@@ -244,7 +245,7 @@ int arch_sdt_parse(const char *spec, struct sdt_prog *prog,
 }
 EXPORT_SYMBOL_IF_KUNIT(arch_sdt_parse);
 
-static u64 sdt_extend(u64 v, s8 size)
+static __always_inline u64 sdt_extend(u64 v, s8 size)
 {
 	unsigned int bits = abs(size) * 8;
 
@@ -304,3 +305,4 @@ unsigned int arch_sdt_fetch(const struct sdt_prog *prog, struct pt_regs *regs,
 	return faults;
 }
 EXPORT_SYMBOL_IF_KUNIT(arch_sdt_fetch);
+NOKPROBE_SYMBOL(arch_sdt_fetch);
