@@ -47,7 +47,7 @@ struct marker_probes {
 /* A name with at least one probe, whether or not a site has that name. */
 struct marker_name {
 	struct list_head list;		/* in marker_names */
-	struct marker_probes *probes;	/* never NULL */
+	struct marker_probes *probes;	/* never NULL; under marker_mutex */
 	char name[];
 };
 

@@ -22,57 +22,53 @@
 /* The longest symbol a %rip-relative operand may name. */
 #define SDT_SYM_MAX	128
 
-#define SDT_SLOT(r)	(offsetof(struct pt_regs, r) / sizeof(unsigned long))
-
-/* Register names, widest first, and their pt_regs slots. */
+/*
+ * The AT&T register names of each width, by the name pt_regs knows the
+ * register by (regs_query_register_offset()): "ax" is %rax, %eax, %ax, %al.
+ */
 static const struct {
+	const char *reg;
 	const char *name[4];	/* 64, 32, 16, 8 bits */
-	u8 slot;
 } sdt_regs[] = {
-	{ { "rax", "eax", "ax", "al" }, SDT_SLOT(ax) },
-	{ { "rbx", "ebx", "bx", "bl" }, SDT_SLOT(bx) },
-	{ { "rcx", "ecx", "cx", "cl" }, SDT_SLOT(cx) },
-	{ { "rdx", "edx", "dx", "dl" }, SDT_SLOT(dx) },
-	{ { "rsi", "esi", "si", "sil" }, SDT_SLOT(si) },
-	{ { "rdi", "edi", "di", "dil" }, SDT_SLOT(di) },
-	{ { "rbp", "ebp", "bp", "bpl" }, SDT_SLOT(bp) },
-	{ { "rsp", "esp", "sp", "spl" }, SDT_SLOT(sp) },
-	{ { "r8", "r8d", "r8w", "r8b" }, SDT_SLOT(r8) },
-	{ { "r9", "r9d", "r9w", "r9b" }, SDT_SLOT(r9) },
-	{ { "r10", "r10d", "r10w", "r10b" }, SDT_SLOT(r10) },
-	{ { "r11", "r11d", "r11w", "r11b" }, SDT_SLOT(r11) },
-	{ { "r12", "r12d", "r12w", "r12b" }, SDT_SLOT(r12) },
-	{ { "r13", "r13d", "r13w", "r13b" }, SDT_SLOT(r13) },
-	{ { "r14", "r14d", "r14w", "r14b" }, SDT_SLOT(r14) },
-	{ { "r15", "r15d", "r15w", "r15b" }, SDT_SLOT(r15) },
+	{ "ax", { "rax", "eax", "ax", "al" } },
+	{ "bx", { "rbx", "ebx", "bx", "bl" } },
+	{ "cx", { "rcx", "ecx", "cx", "cl" } },
+	{ "dx", { "rdx", "edx", "dx", "dl" } },
+	{ "si", { "rsi", "esi", "si", "sil" } },
+	{ "di", { "rdi", "edi", "di", "dil" } },
+	{ "bp", { "rbp", "ebp", "bp", "bpl" } },
+	{ "sp", { "rsp", "esp", "sp", "spl" } },
+	{ "r8", { "r8", "r8d", "r8w", "r8b" } },
+	{ "r9", { "r9", "r9d", "r9w", "r9b" } },
+	{ "r10", { "r10", "r10d", "r10w", "r10b" } },
+	{ "r11", { "r11", "r11d", "r11w", "r11b" } },
+	{ "r12", { "r12", "r12d", "r12w", "r12b" } },
+	{ "r13", { "r13", "r13d", "r13w", "r13b" } },
+	{ "r14", { "r14", "r14d", "r14w", "r14b" } },
+	{ "r15", { "r15", "r15d", "r15w", "r15b" } },
+	/* The high bytes: bits 15:8. */
+	{ "ax", { "", "", "", "ah" } },
+	{ "bx", { "", "", "", "bh" } },
+	{ "cx", { "", "", "", "ch" } },
+	{ "dx", { "", "", "", "dh" } },
 };
 
-/* The high byte registers: %ah is bits 15:8 of %rax. */
-static const struct {
-	const char *name;
-	u8 slot;
-} sdt_high_regs[] = {
-	{ "ah", SDT_SLOT(ax) }, { "bh", SDT_SLOT(bx) },
-	{ "ch", SDT_SLOT(cx) }, { "dh", SDT_SLOT(dx) },
-};
-
-/* The slot of register @name (@len bytes), or -EINVAL. */
+/* The pt_regs slot of register @name (@len bytes), or -EINVAL. */
 static int sdt_parse_reg(const char *name, size_t len, u8 *shift)
 {
 	unsigned int i, w;
+	int off;
 
-	*shift = 0;
 	for (i = 0; i < ARRAY_SIZE(sdt_regs); i++) {
 		for (w = 0; w < 4; w++) {
-			if (strlen(sdt_regs[i].name[w]) == len &&
-			    !strncmp(sdt_regs[i].name[w], name, len))
-				return sdt_regs[i].slot;
-		}
-	}
-	for (i = 0; i < ARRAY_SIZE(sdt_high_regs); i++) {
-		if (len == 2 && !strncmp(sdt_high_regs[i].name, name, 2)) {
-			*shift = 8;
-			return sdt_high_regs[i].slot;
+			if (!len || strlen(sdt_regs[i].name[w]) != len ||
+			    strncmp(sdt_regs[i].name[w], name, len))
+				continue;
+			off = regs_query_register_offset(sdt_regs[i].reg);
+			if (off < 0)
+				return off;
+			*shift = sdt_regs[i].name[0][0] ? 0 : 8;
+			return off / sizeof(unsigned long);
 		}
 	}
 	return -EINVAL;
