@@ -118,5 +118,7 @@ extern bool sdt_int3_only;
 long sdt_kunit_asm_site(long a, long b);
 void sdt_kunit_asm_fault(void *p, int x);
 void sdt_kunit_asm_bad(void);
+void sdt_kunit_asm_rip(void);
+extern u64 sdt_kunit_asm_var;
 
 #endif /* _KERNEL_MARKER_INTERNAL_H */

@@ -7,7 +7,18 @@
 #include <linux/sdt.h>
 #include <asm/asm.h>
 
+	.data
+	.balign 8
+/* u64 sdt_kunit_asm_var: read by kunit:rip_site through %rip. */
+SYM_DATA(sdt_kunit_asm_var, .quad 0x0123456789abcdef)
+
 	.text
+
+/* void sdt_kunit_asm_rip(void): %rip-relative operands, resolved by kallsyms. */
+SYM_FUNC_START(sdt_kunit_asm_rip)
+	SDT_PROBE(kunit, rip_site, 8@sdt_kunit_asm_var(%rip) -4@sdt_kunit_asm_var+4(%rip))
+	RET
+SYM_FUNC_END(sdt_kunit_asm_rip)
 
 /* long sdt_kunit_asm_site(long a, long b): a site with register, stack
  * and immediate operands; returns a. */

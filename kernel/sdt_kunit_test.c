@@ -361,6 +361,22 @@ static void sdt_test_fault(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, faults, 1);
 }
 
+/* %rip-relative operands on a real site: symbols resolved in its module. */
+static void sdt_test_rip(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "rip_site", 2), 0);
+	memset(&hit, 0, sizeof(hit));
+	sdt_kunit_asm_rip();
+	KUNIT_ASSERT_EQ(test, hit.nr, 1);
+	KUNIT_EXPECT_EQ(test, hit.args[0], 0x0123456789abcdefULL);
+	KUNIT_EXPECT_EQ(test, hit.args[1], 0x01234567ULL);
+	WRITE_ONCE(sdt_kunit_asm_var, 0xfedcba9876543210ULL);
+	sdt_kunit_asm_rip();
+	KUNIT_EXPECT_EQ(test, hit.args[0], 0xfedcba9876543210ULL);
+	KUNIT_EXPECT_EQ(test, hit.args[1], (u64)(s32)0xfedcba98);
+	WRITE_ONCE(sdt_kunit_asm_var, 0x0123456789abcdefULL);
+}
+
 static void sdt_test_errors(struct kunit *test)
 {
 	unsigned int faults;
@@ -407,6 +423,7 @@ static struct kunit_case sdt_test_cases[] = {
 	KUNIT_CASE(sdt_test_paths),
 	KUNIT_CASE(sdt_test_asm_sites),
 	KUNIT_CASE(sdt_test_fault),
+	KUNIT_CASE(sdt_test_rip),
 	KUNIT_CASE(sdt_test_errors),
 	{}
 };
