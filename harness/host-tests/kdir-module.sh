@@ -43,6 +43,7 @@ cat > "$tmp/off.c" <<'C'
 #undef CONFIG_MARKERS
 #include <linux/marker.h>
 #include <linux/module.h>
+#include <linux/sdt.h>
 
 static int evaluated;
 

@@ -45,20 +45,15 @@
  * With CONFIG_MARKERS=n, MARK() compiles to nothing; its arguments are
  * still type-checked against the format, and never evaluated.
  *
- * SDT sites, SDT_PROBE(provider, name, args...) from <linux/sdt.h>, are the
- * other kind: one 5-byte NOP and nothing else in the code, a record of
- * where each argument lives, and a kprobe when armed:
- *
- *	sdt_set_probe("provider", "name", nargs, probe, data);
- *	sdt_disable_probe("provider", "name", probe, data);
- *
- * The probe receives the arguments decoded and extended to 64 bits.
+ * SDT sites, the other kind of site (a NOP and the operands' locations,
+ * nothing else), are in <linux/sdt.h>. The record both kinds leave in the
+ * __markers section is in <linux/marker_site.h>.
  *
  * See Documentation/trace/markers.rst.
  */
 
 #include <linux/compiler.h>
-#include <linux/sdt.h>
+#include <linux/marker_site.h>
 #include <linux/stdarg.h>
 #include <linux/types.h>
 
@@ -76,48 +71,7 @@ typedef void marker_probe_func(void *probe_data, const char *fmt,
 /* The format of a marker that has no arguments. */
 #define MARK_NOARGS " "
 
-/**
- * typedef sdt_probe_func - a probe attached to SDT sites
- * @probe_data: the data given to sdt_set_probe()
- * @args: the site's arguments, sign- or zero-extended to 64 bits
- * @nargs: how many
- *
- * Called from the site's kprobe, with preemption disabled; must not sleep.
- */
-typedef void sdt_probe_func(void *probe_data, const u64 *args,
-			    unsigned int nargs);
-
 #ifdef CONFIG_MARKERS
-
-#include <linux/jump_label.h>
-
-struct marker_probes;
-
-/*
- * One per MARK() or MARK_ENABLED() expansion, shared by the copies of the
- * site that the compiler makes. @key is the static key of those copies;
- * @probes is what the site calls, published under RCU by kernel/marker.c.
- */
-struct marker_desc {
-	struct static_key_false key;
-	struct marker_probes __rcu *probes;
-	unsigned long hits;		/* calls while armed (approximate) */
-};
-
-#define MARKER_DESC_INIT { .key = STATIC_KEY_FALSE_INIT, .probes = NULL }
-
-/*
- * One per copy of a site, in section __markers, emitted by the arch's
- * arch_marker_branch(). Only offsets relative to the field itself, so a
- * record needs no relocation at boot (KASLR) or load time.
- */
-struct marker_site {
-	s32 code;	/* the site's NOP */
-	s32 desc;	/* its struct marker_desc */
-	s32 name;	/* "name" */
-	s32 format;	/* "format", "" for MARKER_KIND_GUARD */
-	u32 kind;	/* MARKER_KIND_* */
-};
 
 #include <asm/marker.h>
 
@@ -125,10 +79,6 @@ int marker_set_probe(const char *name, const char *format,
 		     marker_probe_func *probe, void *probe_data);
 int marker_disable_probe(const char *name, marker_probe_func *probe,
 			 void *probe_data);
-int sdt_set_probe(const char *provider, const char *name, int nargs,
-		  sdt_probe_func *probe, void *probe_data);
-int sdt_disable_probe(const char *provider, const char *name,
-		      sdt_probe_func *probe, void *probe_data);
 
 __printf(2, 3)
 void __marker_call(struct marker_desc *desc, const char *fmt, ...);
@@ -153,20 +103,6 @@ do {									\
 				    MARKER_KIND_GUARD));		\
 })
 
-/*
- * SDT_ENABLED(provider, name): true while a probe is attached to the SDT
- * sites provider:name; a NOP while dormant. For guarding arguments that
- * are costly to compute (gen-provider's *_ENABLED() wrappers).
- */
-#define SDT_ENABLED(provider, name)					\
-({									\
-	static struct marker_desc __sdt_desc_##provider##_##name =	\
-		MARKER_DESC_INIT;					\
-	unlikely(arch_marker_branch(&__sdt_desc_##provider##_##name,	\
-				    #provider ":" #name, "",		\
-				    MARKER_KIND_GUARD));		\
-})
-
 #else /* !CONFIG_MARKERS */
 
 #include <linux/errno.h>
@@ -184,19 +120,6 @@ static inline int marker_disable_probe(const char *name,
 	return -EOPNOTSUPP;
 }
 
-static inline int sdt_set_probe(const char *provider, const char *name,
-				int nargs, sdt_probe_func *probe,
-				void *probe_data)
-{
-	return -EOPNOTSUPP;
-}
-
-static inline int sdt_disable_probe(const char *provider, const char *name,
-				    sdt_probe_func *probe, void *probe_data)
-{
-	return -EOPNOTSUPP;
-}
-
 static inline __printf(1, 2)
 void __marker_check_format(const char *fmt, ...)
 {
@@ -210,7 +133,6 @@ do {									\
 } while (0)
 
 #define MARK_ENABLED(name)	((void)#name, false)
-#define SDT_ENABLED(...)	false
 
 #endif /* CONFIG_MARKERS */
 

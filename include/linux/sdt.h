@@ -5,7 +5,7 @@
 /*
  * SDT sites: statically defined probe points that change nothing in the
  * generated code but one 5-byte NOP, in the style of SystemTap's sdt.h v3
- * and of Solaris/FreeBSD SDT. Included by <linux/marker.h>.
+ * and of Solaris/FreeBSD SDT.
  *
  * In C:
  *
@@ -32,19 +32,44 @@
  * "provider:name" and the spec) for the markers registry, and a standard
  * SystemTap v3 note in the non-allocated .note.stapsdt section (site, base,
  * semaphore 0, provider, name, spec) that readelf -n, gdb, perf and
- * bpftrace read. A probe attached with sdt_set_probe() arms the site with
- * a kprobe (optimized to a jump where kprobes can) that decodes the spec.
+ * bpftrace read. Probes attach by provider and name:
  *
- * With CONFIG_MARKERS=n the macros expand to nothing.
+ *	sdt_set_probe("provider", "name", nargs, probe, data);
+ *	sdt_disable_probe("provider", "name", probe, data);
+ *
+ * and receive the arguments decoded and extended to 64 bits. Arming a site
+ * registers a kprobe on it (optimized to a jump where kprobes can) that
+ * decodes the spec.
+ *
+ * SDT_ENABLED(provider, name) is true while a probe is attached to the
+ * sites provider:name, and a NOP otherwise: a guard for arguments that are
+ * costly to compute.
+ *
+ * With CONFIG_MARKERS=n the macros expand to nothing, and the functions
+ * return -EOPNOTSUPP.
  */
 
-/* Kinds of records in __markers. */
-#define MARKER_KIND_MARK	0	/* MARK(): a call with a format */
-#define MARKER_KIND_GUARD	1	/* MARK_ENABLED(): a branch only */
-#define MARKER_KIND_SDT		2	/* SDT_PROBE(): a NOP and an operand spec */
+#include <linux/marker_site.h>
 
 /* The most arguments an SDT site may have. */
 #define SDT_MAX_ARGS		12
+
+#ifndef __ASSEMBLY__
+
+#include <linux/types.h>
+
+/**
+ * typedef sdt_probe_func - a probe attached to SDT sites
+ * @probe_data: the data given to sdt_set_probe()
+ * @args: the site's arguments, sign- or zero-extended to 64 bits
+ * @nargs: how many
+ *
+ * Called from the site's kprobe, with preemption disabled; must not sleep.
+ */
+typedef void sdt_probe_func(void *probe_data, const u64 *args,
+			    unsigned int nargs);
+
+#endif /* !__ASSEMBLY__ */
 
 #ifdef CONFIG_MARKERS
 
@@ -52,6 +77,12 @@
 
 #include <linux/args.h>
 #include <linux/stringify.h>
+#include <asm/marker.h>
+
+int sdt_set_probe(const char *provider, const char *name, int nargs,
+		  sdt_probe_func *probe, void *probe_data);
+int sdt_disable_probe(const char *provider, const char *name,
+		      sdt_probe_func *probe, void *probe_data);
 
 /*
  * The site, its __markers record, its note, and the note base symbol.
@@ -171,6 +202,19 @@
 				   SDT_ASM_TEMPLATE(COUNT_ARGS(args)))	\
 		     : : SDT_ASM_OPERANDS(args))
 
+/*
+ * SDT_ENABLED(provider, name): true while a probe is attached to the SDT
+ * sites provider:name; a NOP while dormant (gen-provider's *_ENABLED()).
+ */
+#define SDT_ENABLED(provider, name)					\
+({									\
+	static struct marker_desc __sdt_desc_##provider##_##name =	\
+		MARKER_DESC_INIT;					\
+	unlikely(arch_marker_branch(&__sdt_desc_##provider##_##name,	\
+				    #provider ":" #name, "",		\
+				    MARKER_KIND_GUARD));		\
+})
+
 #else /* __ASSEMBLY__ */
 
 #include <linux/stringify.h>
@@ -220,10 +264,26 @@ _.stapsdt.base:								\
 #else /* !CONFIG_MARKERS */
 
 #ifndef __ASSEMBLY__
+#include <linux/errno.h>
+
+static inline int sdt_set_probe(const char *provider, const char *name,
+				int nargs, sdt_probe_func *probe,
+				void *probe_data)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int sdt_disable_probe(const char *provider, const char *name,
+				    sdt_probe_func *probe, void *probe_data)
+{
+	return -EOPNOTSUPP;
+}
+
 #define SDT_PROBE(...)			do { } while (0)
 #define SDT_PROBE_ASM(...)		""
 #define SDT_ASM_TEMPLATE(...)		""
 #define SDT_ASM_OPERANDS(...)
+#define SDT_ENABLED(...)		false
 #else
 #define SDT_PROBE(...)
 #endif

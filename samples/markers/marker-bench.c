@@ -26,6 +26,7 @@
 #include <linux/kprobes.h>
 #include <linux/marker.h>
 #include <linux/module.h>
+#include <linux/sdt.h>
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>

@@ -7,7 +7,7 @@
  * into any module.
  */
 
-#include <linux/marker.h>
+#include <linux/sdt.h>
 
 #include "sdt-perturb.h"
 

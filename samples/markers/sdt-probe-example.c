@@ -16,8 +16,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/err.h>
-#include <linux/marker.h>
 #include <linux/module.h>
+#include <linux/sdt.h>
 #include <linux/sprintf.h>
 
 static char *provider = "sdt_example";

@@ -10,6 +10,7 @@
  * does, so it adds no relocation to a relocatable (KASLR) kernel.
  */
 
+#include <linux/marker_site.h>
 #include <asm/jump_label.h>
 
 #define __MARKER_RECORD(kind)					\

@@ -18,7 +18,7 @@
 #include <linux/module.h>
 #include <linux/string.h>
 
-#include "marker_internal.h"
+#include "../internal.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -562,90 +562,7 @@ static struct kunit_suite markers_test_suite = {
 	.test_cases = markers_test_cases,
 };
 
-/* --- The control file's parser --------------------------------------- */
-
-static int control_parse(struct kunit *test, const char *text,
-			 struct marker_cmd *cmds, unsigned int max)
-{
-	char *buf = kunit_kstrdup(test, text, GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	return marker_control_parse(buf, cmds, max);
-}
-
-static void markers_test_control_parse(struct kunit *test)
-{
-	static const char * const bad[] = {
-		"enabl name x", "enable", "enable name", "enable name x to",
-		"enable name x to file", "enable name x foo bar", "enable name [ab",
-		"enable name a]b", "enable name a b", "enable name x name y",
-		"enable name x to trace to printk", "enable name x module bad/name",
-		"enable name x provider a:b", "enable name a/b", "enable name \xc3\x28",
-		"disable module m", "enable name x module", "ENABLE name x",
-	};
-	struct marker_cmd cmds[4];
-	char *longglob;
-	unsigned int i;
-	int n;
-
-	n = control_parse(test, "enable name foo", cmds, 4);
-	KUNIT_ASSERT_EQ(test, n, 1);
-	KUNIT_EXPECT_TRUE(test, cmds[0].enable);
-	KUNIT_EXPECT_STREQ(test, cmds[0].name, "foo");
-	KUNIT_EXPECT_EQ(test, cmds[0].sink, MARKER_SINK_TRACE);
-	KUNIT_EXPECT_NULL(test, cmds[0].module);
-
-	n = control_parse(test, "  disable  name foo*\t", cmds, 4);
-	KUNIT_ASSERT_EQ(test, n, 1);
-	KUNIT_EXPECT_FALSE(test, cmds[0].enable);
-	KUNIT_EXPECT_TRUE(test, cmds[0].any_sink);
-
-	n = control_parse(test, "enable name a*; disable name b to printk\n"
-			  "enable name p:n* module sdt_example provider p to printk # c\n"
-			  "# a comment; enable name nothing\n; ;", cmds, 4);
-	KUNIT_ASSERT_EQ(test, n, 3);
-	KUNIT_EXPECT_STREQ(test, cmds[0].name, "a*");
-	KUNIT_EXPECT_FALSE(test, cmds[1].enable);
-	KUNIT_EXPECT_FALSE(test, cmds[1].any_sink);
-	KUNIT_EXPECT_EQ(test, cmds[1].sink, MARKER_SINK_PRINTK);
-	KUNIT_EXPECT_STREQ(test, cmds[2].name, "p:n*");
-	KUNIT_EXPECT_STREQ(test, cmds[2].module, "sdt_example");
-	KUNIT_EXPECT_STREQ(test, cmds[2].provider, "p");
-	KUNIT_EXPECT_EQ(test, cmds[2].sink, MARKER_SINK_PRINTK);
-
-	KUNIT_EXPECT_EQ(test, control_parse(test, " ;\n\n; ", cmds, 4), 0);
-	KUNIT_EXPECT_EQ(test, control_parse(test, "enable name [a-c]?x*", cmds, 4), 1);
-
-	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_EQ_MSG(test, control_parse(test, bad[i], cmds, 4),
-				    -EINVAL, "\"%s\"", bad[i]);
-	/* One bad command spoils the write. */
-	KUNIT_EXPECT_EQ(test, control_parse(test, "enable name a; enable nam b", cmds, 4),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, control_parse(test, "enable name a;enable name b;"
-					    "enable name c;enable name d;enable name e",
-					    cmds, 4), -E2BIG);
-
-	longglob = kunit_kzalloc(test, MARKER_GLOB_MAX + 16, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, longglob);
-	memcpy(longglob, "enable name ", 12);
-	memset(longglob + 12, 'x', MARKER_GLOB_MAX);
-	KUNIT_EXPECT_EQ(test, control_parse(test, longglob, cmds, 4), 1);
-	longglob[12 + MARKER_GLOB_MAX] = 'y';
-	KUNIT_EXPECT_EQ(test, control_parse(test, longglob, cmds, 4), -EINVAL);
-}
-
-static struct kunit_case markers_control_test_cases[] = {
-	KUNIT_CASE(markers_test_control_parse),
-	{}
-};
-
-static struct kunit_suite markers_control_test_suite = {
-	.name = "markers_control",
-	.test_cases = markers_control_test_cases,
-};
-
-kunit_test_suites(&markers_test_suite, &markers_control_test_suite);
+kunit_test_suite(markers_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for kernel markers");
 MODULE_LICENSE("GPL");

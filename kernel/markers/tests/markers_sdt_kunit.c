@@ -9,13 +9,14 @@
 #include <kunit/visibility.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
-#include <linux/marker.h>
 #include <linux/module.h>
 #include <linux/ptrace.h>
+#include <linux/sdt.h>
 #include <linux/string.h>
 #include <asm/sdt.h>
 
-#include "marker_internal.h"
+#include "../internal.h"
+#include "markers_sdt_kunit.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_MARKER_SITE_H
+#define _LINUX_MARKER_SITE_H
+
+/*
+ * The record every marker site leaves in the __markers section: the one
+ * definition of its layout, read by the kernel (kernel/markers/), written by
+ * the arch's site macros (<asm/marker.h>, <linux/sdt.h>) and read offline
+ * by the host tool scripts/markers/markers-list.c. Keep it free of anything
+ * a host compiler or the assembler cannot take: the kernel-only accessors
+ * are under __KERNEL__, the C under !__ASSEMBLY__.
+ */
+
+/* Kinds of records in __markers. */
+#define MARKER_KIND_MARK	0	/* MARK(): a call with a format */
+#define MARKER_KIND_GUARD	1	/* MARK_ENABLED(), SDT_ENABLED(): a branch */
+#define MARKER_KIND_SDT		2	/* SDT_PROBE(): a NOP and an operand spec */
+
+#ifndef __ASSEMBLY__
+
+#include <linux/types.h>
+
+/*
+ * One per copy of a site: code the compiler duplicates (inlining, loop
+ * unrolling) carries its own record. Only offsets relative to the field
+ * itself, so a record needs no relocation at boot (KASLR) or load time.
+ */
+struct marker_site {
+	__s32 code;	/* the site's NOP */
+	__s32 desc;	/* its struct marker_desc; 0 for MARKER_KIND_SDT */
+	__s32 name;	/* "name", or "provider:name" for SDT sites and guards */
+	__s32 format;	/* the format; the operand spec of an SDT site */
+	__u32 kind;	/* MARKER_KIND_* */
+};
+
+#ifdef __KERNEL__
+
+#include <linux/compiler.h>
+
+#ifdef CONFIG_MARKERS
+#include <linux/jump_label.h>
+
+struct marker_probes;
+
+/*
+ * One per MARK(), MARK_ENABLED() or SDT_ENABLED() expansion, shared by the
+ * copies of the site that the compiler makes. @key is the static key of
+ * those copies; @probes is what a MARK() site calls, published under RCU
+ * by the registry (kernel/markers/core.c).
+ */
+struct marker_desc {
+	struct static_key_false key;
+	struct marker_probes __rcu *probes;
+	unsigned long hits;		/* calls while armed (approximate) */
+};
+
+#define MARKER_DESC_INIT { .key = STATIC_KEY_FALSE_INIT, .probes = NULL }
+#endif /* CONFIG_MARKERS */
+
+static inline void *marker_site_code(const struct marker_site *site)
+{
+	return offset_to_ptr(&site->code);
+}
+
+static inline struct marker_desc *marker_site_desc(const struct marker_site *site)
+{
+	return offset_to_ptr(&site->desc);
+}
+
+static inline const char *marker_site_name(const struct marker_site *site)
+{
+	return offset_to_ptr(&site->name);
+}
+
+static inline const char *marker_site_format(const struct marker_site *site)
+{
+	return offset_to_ptr(&site->format);
+}
+
+#endif /* __KERNEL__ */
+#endif /* !__ASSEMBLY__ */
+#endif /* _LINUX_MARKER_SITE_H */

@@ -1,0 +1,698 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel markers: the control file and the built-in probes.
+ *
+ * /sys/kernel/debug/markers/control takes commands that attach built-in
+ * probes to markers by name glob, without writing a module:
+ *
+ *	enable  name GLOB [module MOD] [provider PROV] [to trace|printk]
+ *	disable name GLOB [module MOD] [provider PROV] [to trace|printk]
+ *
+ * The built-in probes go through the registry as any module's probe does:
+ * "trace" writes a line per hit into the ftrace ring buffer, "printk" a
+ * rate-limited pr_info(). markers.enable= on the command line enables
+ * names from boot, and in modules as they load. Reading the file gives the
+ * listing with hit counts. See Documentation/trace/markers.rst.
+ *
+ * This file is a client of the registry (core.c): it attaches and
+ * detaches through marker_add_probe() and marker_remove_probe(), matches
+ * names through marker_walk_names(), creates its own debugfs file and
+ * learns of modules through its own notifier. CONFIG_MARKERS_CONTROL=n
+ * leaves it out and changes nothing else.
+ */
+
+#define pr_fmt(fmt) "markers: " fmt
+
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/glob.h>
+#include <linux/hashtable.h>
+#include <linux/init.h>
+#include <linux/jhash.h>
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/ratelimit.h>
+#include <linux/seq_buf.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <kunit/visibility.h>
+
+#include "control.h"
+#include "internal.h"
+
+/* The longest line a built-in probe writes. */
+#define MARKER_HIT_TEXT		256
+/* The most globs in markers.enable=. */
+#define MARKER_BOOT_GLOBS	32
+
+/* One attached built-in probe: its data is this struct. */
+struct marker_builtin {
+	struct hlist_node hnode;	/* in marker_builtins, by key */
+	enum marker_sink sink;
+	bool sdt;
+	char key[];			/* name, or provider:name */
+};
+
+/*
+ * marker_control_mutex protects marker_builtins and the globs of
+ * markers.enable=, and serializes control writes. It nests outside
+ * marker_mutex (taken by marker_add_probe(), marker_remove_probe() and
+ * marker_walk_names()).
+ */
+static DEFINE_MUTEX(marker_control_mutex);
+static DEFINE_HASHTABLE(marker_builtins, 8);
+
+static u32 marker_control_hash(const char *key)
+{
+	return jhash(key, strlen(key), 0);
+}
+
+/* --- Built-in probes -------------------------------------------------- */
+
+static DEFINE_RATELIMIT_STATE(marker_printk_rs, 5 * HZ, 10);
+
+/* A MARK() hit as text, "name: formatted", into @s. */
+static void marker_hit_text(struct seq_buf *s, const char *key,
+			    const char *fmt, va_list *args)
+{
+	seq_buf_printf(s, "%s: ", key);
+	seq_buf_vprintf(s, fmt, *args);
+}
+
+/* An SDT hit as text, "provider:name arg0=... arg1=...", into @s. */
+static void sdt_hit_text(struct seq_buf *s, const char *key,
+			 const u64 *args, unsigned int nargs)
+{
+	unsigned int i;
+
+	seq_buf_puts(s, key);
+	for (i = 0; i < nargs; i++)
+		seq_buf_printf(s, " arg%u=%lld", i, (long long)args[i]);
+}
+
+/* Write @buf, the text of @s (one byte of room kept), as one trace line. */
+static void marker_trace_line(struct seq_buf *s, char *buf)
+{
+	buf[seq_buf_used(s)] = '\n';
+	__trace_puts(_THIS_IP_, buf, seq_buf_used(s) + 1);
+}
+
+static void marker_trace_probe(void *data, const char *fmt, va_list *args)
+{
+	struct marker_builtin *b = data;
+	char buf[MARKER_HIT_TEXT];
+	struct seq_buf s;
+
+	seq_buf_init(&s, buf, sizeof(buf) - 1);
+	marker_hit_text(&s, b->key, fmt, args);
+	marker_trace_line(&s, buf);
+}
+
+static void marker_printk_probe(void *data, const char *fmt, va_list *args)
+{
+	struct marker_builtin *b = data;
+	DECLARE_SEQ_BUF(s, MARKER_HIT_TEXT);
+
+	if (!__ratelimit(&marker_printk_rs))
+		return;
+	marker_hit_text(&s, b->key, fmt, args);
+	pr_info("%s\n", seq_buf_str(&s));
+}
+
+static void sdt_trace_probe(void *data, const u64 *args, unsigned int nargs)
+{
+	struct marker_builtin *b = data;
+	char buf[MARKER_HIT_TEXT];
+	struct seq_buf s;
+
+	seq_buf_init(&s, buf, sizeof(buf) - 1);
+	sdt_hit_text(&s, b->key, args, nargs);
+	marker_trace_line(&s, buf);
+}
+
+static void sdt_printk_probe(void *data, const u64 *args, unsigned int nargs)
+{
+	struct marker_builtin *b = data;
+	DECLARE_SEQ_BUF(s, MARKER_HIT_TEXT);
+
+	if (!__ratelimit(&marker_printk_rs))
+		return;
+	sdt_hit_text(&s, b->key, args, nargs);
+	pr_info("%s\n", seq_buf_str(&s));
+}
+
+static const void *marker_builtin_func(bool sdt, enum marker_sink sink)
+{
+	if (sdt)
+		return sink == MARKER_SINK_TRACE ? (void *)sdt_trace_probe :
+						   (void *)sdt_printk_probe;
+	return sink == MARKER_SINK_TRACE ? (void *)marker_trace_probe :
+					   (void *)marker_printk_probe;
+}
+
+static struct marker_builtin *marker_builtin_find(const char *key,
+						  enum marker_sink sink)
+{
+	struct marker_builtin *b;
+
+	lockdep_assert_held(&marker_control_mutex);
+	hash_for_each_possible(marker_builtins, b, hnode, marker_control_hash(key))
+		if (b->sink == sink && !strcmp(b->key, key))
+			return b;
+	return NULL;
+}
+
+/* Attach a built-in probe; nothing changes on error. */
+static int marker_builtin_attach(const char *key, bool sdt,
+				 enum marker_sink sink)
+{
+	struct marker_probe np = { .nargs = -1 };
+	struct marker_builtin *b;
+	size_t len = strlen(key) + 1;
+	int ret;
+
+	lockdep_assert_held(&marker_control_mutex);
+	if (marker_builtin_find(key, sink))
+		return 0;
+	b = kzalloc(struct_size(b, key, len), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	memcpy(b->key, key, len);
+	b->sink = sink;
+	b->sdt = sdt;
+	np.func = (marker_probe_func *)marker_builtin_func(sdt, sink);
+	np.data = b;
+	ret = marker_add_probe(key, &np);
+	if (ret) {
+		kfree(b);
+		return ret;
+	}
+	hash_add(marker_builtins, &b->hnode, marker_control_hash(key));
+	return 0;
+}
+
+/* Detach the built-in probe of (@key, @sink), if attached; does not fail. */
+static void marker_builtin_detach(const char *key, enum marker_sink sink)
+{
+	struct marker_builtin *b = marker_builtin_find(key, sink);
+
+	if (!b)
+		return;
+	marker_remove_probe(b->key, marker_builtin_func(b->sdt, b->sink), b);
+	hash_del(&b->hnode);
+	kfree(b);
+}
+
+/* --- Parsing ---------------------------------------------------------- */
+
+/* A glob: 1..MARKER_GLOB_MAX of [A-Za-z0-9_:*?!-] and balanced [...]. */
+static bool marker_glob_valid(const char *g)
+{
+	bool in_class = false;
+	size_t n = strlen(g);
+
+	if (!n || n > MARKER_GLOB_MAX)
+		return false;
+	for (; *g; g++) {
+		if (*g == '[') {
+			if (in_class)
+				return false;
+			in_class = true;
+		} else if (*g == ']') {
+			if (!in_class)
+				return false;
+			in_class = false;
+		} else if (!isalnum(*g) && !strchr("_:*?!-", *g)) {
+			return false;
+		}
+	}
+	return !in_class;
+}
+
+/* A module name: 1..MODULE_NAME_LEN-1 of [A-Za-z0-9_-]. */
+static bool marker_modname_valid(const char *m)
+{
+	size_t n = strlen(m);
+
+	if (!n || n >= MODULE_NAME_LEN)
+		return false;
+	for (; *m; m++)
+		if (!isalnum(*m) && *m != '_' && *m != '-')
+			return false;
+	return true;
+}
+
+/* Take the value of keyword @word into @cmd. */
+static int marker_parse_keyword(struct marker_cmd *cmd, const char *word,
+				char *val)
+{
+	if (!strcmp(word, "name")) {
+		if (cmd->name || !marker_glob_valid(val))
+			return -EINVAL;
+		cmd->name = val;
+	} else if (!strcmp(word, "module")) {
+		if (cmd->module || !marker_modname_valid(val))
+			return -EINVAL;
+		cmd->module = val;
+	} else if (!strcmp(word, "provider")) {
+		if (cmd->provider || !marker_glob_valid(val) || strchr(val, ':'))
+			return -EINVAL;
+		cmd->provider = val;
+	} else if (!strcmp(word, "to")) {
+		if (cmd->has_sink)
+			return -EINVAL;
+		if (!strcmp(val, "trace"))
+			cmd->sink = MARKER_SINK_TRACE;
+		else if (!strcmp(val, "printk"))
+			cmd->sink = MARKER_SINK_PRINTK;
+		else
+			return -EINVAL;
+		cmd->has_sink = true;
+		cmd->any_sink = false;
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Parse one command (a NUL-terminated, modifiable string) into @cmd. */
+static int marker_parse_cmd(char *s, struct marker_cmd *cmd)
+{
+	char *word, *val;
+	int ret;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->sink = MARKER_SINK_TRACE;
+	word = strsep(&s, " \t");
+	if (!strcmp(word, "enable"))
+		cmd->enable = true;
+	else if (strcmp(word, "disable"))
+		return -EINVAL;
+	cmd->any_sink = !cmd->enable;
+
+	for (;;) {
+		if (s)
+			s = skip_spaces(s);
+		if (!s || !*s)
+			break;
+		word = strsep(&s, " \t");
+		if (s)
+			s = skip_spaces(s);
+		if (!s || !*s)
+			return -EINVAL;		/* a keyword without a value */
+		val = strsep(&s, " \t");
+		ret = marker_parse_keyword(cmd, word, val);
+		if (ret)
+			return ret;
+	}
+	return cmd->name ? 0 : -EINVAL;
+}
+
+/**
+ * marker_control_parse - split and parse the commands of one write
+ * @buf: the text written, NUL-terminated; modified
+ * @cmds: where to store the commands
+ * @max: the room in @cmds
+ *
+ * Commands are separated by newlines or ';'. Blank commands and comments
+ * (from '#' to the end of the line) are skipped.
+ *
+ * Return: the number of commands, -EINVAL for one that does not parse, or
+ * -E2BIG for more than @max.
+ */
+VISIBLE_IF_KUNIT int marker_control_parse(char *buf, struct marker_cmd *cmds,
+					  unsigned int max)
+{
+	unsigned int n = 0;
+	char *line, *cmd, *hash;
+	int ret;
+
+	while ((line = strsep(&buf, "\n"))) {
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		while ((cmd = strsep(&line, ";"))) {
+			cmd = strim(cmd);
+			if (!*cmd)
+				continue;
+			if (n >= max)
+				return -E2BIG;
+			ret = marker_parse_cmd(cmd, &cmds[n]);
+			if (ret)
+				return ret;
+			n++;
+		}
+	}
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(marker_control_parse);
+
+/* --- Applying --------------------------------------------------------- */
+
+/* One (key, sink) pair that a write or a boot glob turns on or off. */
+struct marker_switch {
+	struct hlist_node hnode;	/* in marker_change.table */
+	struct list_head list;		/* in marker_change.list, first touch first */
+	enum marker_sink sink;
+	bool sdt;
+	bool on;			/* wanted at the end */
+	bool attached;			/* attached by this change */
+	char key[];
+};
+
+/* What one write (or one boot-time enable) changes. */
+struct marker_change {
+	DECLARE_HASHTABLE(table, 8);
+	struct list_head list;
+	const struct marker_cmd *cmd;	/* the command being matched */
+	struct module *mod;		/* boot globs: only this module's names */
+	unsigned int nkeys;		/* names matched, all commands */
+	unsigned int matched;		/* names matched by this command */
+};
+
+static struct marker_change *marker_change_alloc(void)
+{
+	struct marker_change *c = kzalloc(sizeof(*c), GFP_KERNEL);
+
+	if (c) {
+		hash_init(c->table);
+		INIT_LIST_HEAD(&c->list);
+	}
+	return c;
+}
+
+static void marker_change_free(struct marker_change *c)
+{
+	struct marker_switch *sw, *tmp;
+
+	if (!c)
+		return;
+	list_for_each_entry_safe(sw, tmp, &c->list, list)
+		kfree(sw);
+	kfree(c);
+}
+
+/* Want (@key, @sink) @on at the end of @c. */
+static int marker_change_set(struct marker_change *c, const char *key,
+			     enum marker_sink sink, bool on)
+{
+	u32 hash = marker_control_hash(key) ^ sink;
+	struct marker_switch *sw;
+	size_t len;
+
+	hash_for_each_possible(c->table, sw, hnode, hash) {
+		if (sw->sink == sink && !strcmp(sw->key, key)) {
+			sw->on = on;
+			return 0;
+		}
+	}
+	len = strlen(key) + 1;
+	sw = kzalloc(struct_size(sw, key, len), GFP_KERNEL);
+	if (!sw)
+		return -ENOMEM;
+	memcpy(sw->key, key, len);
+	sw->sink = sink;
+	sw->sdt = marker_key_is_sdt(key);
+	sw->on = on;
+	hash_add(c->table, &sw->hnode, hash);
+	list_add_tail(&sw->list, &c->list);
+	return 0;
+}
+
+/* Does the provider part of the SDT key @key match @glob? */
+static bool marker_provider_match(const char *glob, const char *key)
+{
+	const char *colon = strchr(key, ':');
+	char prov[MARKER_KEY_MAX];
+
+	if (!colon || colon - key >= sizeof(prov))
+		return false;
+	memcpy(prov, key, colon - key);
+	prov[colon - key] = '\0';
+	return glob_match(glob, prov);
+}
+
+/* marker_name_fn: does the name match the command of @ctx? */
+static int marker_match_cmd(void *ctx, struct marker_name *mn)
+{
+	struct marker_change *c = ctx;
+	const struct marker_cmd *cmd = c->cmd;
+	const char *key = mn->key;
+	int ret;
+
+	/* A name too long for a key cannot be switched from here. */
+	if (strlen(key) >= MARKER_KEY_MAX || !glob_match(cmd->name, key))
+		return 0;
+	if (cmd->provider && (!marker_key_is_sdt(key) ||
+			      !marker_provider_match(cmd->provider, key)))
+		return 0;
+	if (mn->nr_sites) {
+		if (cmd->module && !marker_name_in_module(mn, cmd->module))
+			return 0;
+	} else if (cmd->enable || cmd->module ||
+		   !(marker_builtin_find(key, MARKER_SINK_TRACE) ||
+		     marker_builtin_find(key, MARKER_SINK_PRINTK))) {
+		/* disable also reaches the built-in probes of pending names. */
+		return 0;
+	}
+	if (c->nkeys >= MARKER_CONTROL_KEYS)
+		return -E2BIG;
+	c->nkeys++;
+	c->matched++;
+	if (!cmd->any_sink)
+		return marker_change_set(c, key, cmd->sink, cmd->enable);
+	ret = marker_change_set(c, key, MARKER_SINK_TRACE, false);
+	return ret ?: marker_change_set(c, key, MARKER_SINK_PRINTK, false);
+}
+
+/*
+ * Apply @c: attach what it turns on (undoing them all if one fails), then
+ * detach what it turns off (which cannot fail).
+ */
+static int marker_change_apply(struct marker_change *c)
+{
+	struct marker_switch *sw;
+	int ret;
+
+	lockdep_assert_held(&marker_control_mutex);
+	list_for_each_entry(sw, &c->list, list) {
+		if (!sw->on || marker_builtin_find(sw->key, sw->sink))
+			continue;
+		ret = marker_builtin_attach(sw->key, sw->sdt, sw->sink);
+		if (ret)
+			goto undo;
+		sw->attached = true;
+	}
+	list_for_each_entry(sw, &c->list, list)
+		if (!sw->on)
+			marker_builtin_detach(sw->key, sw->sink);
+	return 0;
+
+undo:
+	list_for_each_entry(sw, &c->list, list)
+		if (sw->attached)
+			marker_builtin_detach(sw->key, sw->sink);
+	return ret;
+}
+
+/*
+ * Apply @n commands all or nothing: match each command, in order, against
+ * the names, then apply what they want at the end.
+ */
+static int marker_control_apply(const struct marker_cmd *cmds, unsigned int n)
+{
+	struct marker_change *c;
+	unsigned int i;
+	int ret = 0;
+
+	c = marker_change_alloc();
+	if (!c)
+		return -ENOMEM;
+	mutex_lock(&marker_control_mutex);
+	for (i = 0; i < n; i++) {
+		c->cmd = &cmds[i];
+		c->matched = 0;
+		ret = marker_walk_names(marker_match_cmd, c);
+		if (ret)
+			goto out;
+		if (!c->matched) {
+			ret = -ENOENT;
+			goto out;
+		}
+	}
+	ret = marker_change_apply(c);
+out:
+	mutex_unlock(&marker_control_mutex);
+	marker_change_free(c);
+	return ret;
+}
+
+/**
+ * marker_control_write - the write() of /sys/kernel/debug/markers/control
+ * @file: the file
+ * @ubuf: the commands
+ * @len: their length, at most MARKER_CONTROL_MAX bytes
+ * @ppos: ignored
+ *
+ * Return: @len when every command was applied; otherwise an error, and
+ * nothing was applied: -E2BIG for a write over MARKER_CONTROL_MAX bytes,
+ * over MARKER_CONTROL_CMDS commands or touching over MARKER_CONTROL_KEYS
+ * names, -EINVAL for a command that does not parse (or a NUL byte),
+ * -ENOENT for a command that matches no site, -ENOMEM.
+ */
+static ssize_t marker_control_write(struct file *file, const char __user *ubuf,
+				    size_t len, loff_t *ppos)
+{
+	struct marker_cmd *cmds = NULL;
+	char *buf;
+	int n;
+
+	if (len > MARKER_CONTROL_MAX)
+		return -E2BIG;
+	if (!len)
+		return 0;
+	buf = memdup_user_nul(ubuf, len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	n = -EINVAL;
+	if (strlen(buf) != len)		/* a NUL byte */
+		goto out;
+	n = -ENOMEM;
+	cmds = kcalloc(MARKER_CONTROL_CMDS, sizeof(*cmds), GFP_KERNEL);
+	if (!cmds)
+		goto out;
+	n = marker_control_parse(buf, cmds, MARKER_CONTROL_CMDS);
+	if (n > 0)
+		n = marker_control_apply(cmds, n);
+out:
+	kfree(cmds);
+	kfree(buf);
+	return n < 0 ? n : len;
+}
+
+static int marker_control_open(struct inode *inode, struct file *file)
+{
+	return marker_listing_open(file, true);
+}
+
+static const struct file_operations marker_control_fops = {
+	.open = marker_control_open,
+	.read = seq_read,
+	.write = marker_control_write,
+	.llseek = seq_lseek,
+	.release = seq_release_private,
+};
+
+/* --- markers.enable= -------------------------------------------------- */
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "markers."
+
+static char marker_boot_globs[MARKER_CONTROL_MAX];
+module_param_string(enable, marker_boot_globs, sizeof(marker_boot_globs), 0444);
+MODULE_PARM_DESC(enable, "Comma-separated name globs to send to the trace buffer");
+
+/*
+ * The globs of markers.enable=, split (in a copy) at boot; NULL-terminated.
+ * Written once at boot and read at each module arrival, both under
+ * marker_control_mutex.
+ */
+static char marker_boot_split[MARKER_CONTROL_MAX];
+static char *marker_boot_glob[MARKER_BOOT_GLOBS + 1];
+
+/* marker_name_fn: does the name match a boot glob (in the module of @ctx)? */
+static int marker_match_boot(void *ctx, struct marker_name *mn)
+{
+	struct marker_change *c = ctx;
+	unsigned int i;
+
+	if (!mn->nr_sites || strlen(mn->key) >= MARKER_KEY_MAX)
+		return 0;
+	if (c->mod && !marker_name_in_module(mn, c->mod->name))
+		return 0;
+	for (i = 0; marker_boot_glob[i]; i++) {
+		if (!glob_match(marker_boot_glob[i], mn->key))
+			continue;
+		if (c->nkeys >= MARKER_CONTROL_KEYS)
+			return -E2BIG;
+		c->nkeys++;
+		return marker_change_set(c, mn->key, MARKER_SINK_TRACE, true);
+	}
+	return 0;
+}
+
+/* Send the names matching markers.enable= (in @mod, or all) to the trace. */
+static void marker_boot_enable(struct module *mod)
+{
+	struct marker_change *c;
+	struct marker_switch *sw;
+	int ret;
+
+	mutex_lock(&marker_control_mutex);
+	if (!marker_boot_glob[0])
+		goto unlock;
+	c = marker_change_alloc();
+	if (!c) {
+		pr_warn("markers.enable: %d\n", -ENOMEM);
+		goto unlock;
+	}
+	c->mod = mod;
+	ret = marker_walk_names(marker_match_boot, c);
+	if (ret)
+		pr_warn("markers.enable: %d\n", ret);
+	/* Each on its own: one that fails does not keep the others off. */
+	list_for_each_entry(sw, &c->list, list) {
+		ret = marker_builtin_attach(sw->key, sw->sdt, sw->sink);
+		if (ret)
+			pr_warn("markers.enable: %s: %d\n", sw->key, ret);
+	}
+	marker_change_free(c);
+unlock:
+	mutex_unlock(&marker_control_mutex);
+}
+
+static int marker_control_module_notify(struct notifier_block *nb,
+					unsigned long val, void *data)
+{
+	if (val == MODULE_STATE_COMING)
+		marker_boot_enable(data);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block marker_control_module_nb = {
+	.notifier_call = marker_control_module_notify,
+	/*
+	 * Below the registry's (0): a coming module's sites must be in the
+	 * registry before its names are matched against markers.enable=.
+	 */
+	.priority = -1,
+};
+
+static int __init marker_control_init(void)
+{
+	unsigned int n = 0;
+	char *p = marker_boot_split, *g;
+
+	debugfs_create_file("control", 0600, marker_debugfs_dir, NULL,
+			    &marker_control_fops);
+
+	mutex_lock(&marker_control_mutex);
+	strscpy(marker_boot_split, marker_boot_globs, sizeof(marker_boot_split));
+	while ((g = strsep(&p, ","))) {
+		if (!*g)
+			continue;
+		if (!marker_glob_valid(g))
+			pr_warn("markers.enable: ignoring malformed glob \"%s\"\n", g);
+		else if (n < MARKER_BOOT_GLOBS)
+			marker_boot_glob[n++] = g;
+		else
+			pr_warn("markers.enable: ignoring globs past %d\n",
+				MARKER_BOOT_GLOBS);
+	}
+	mutex_unlock(&marker_control_mutex);
+
+	marker_boot_enable(NULL);
+	return register_module_notifier(&marker_control_module_nb);
+}
+late_initcall(marker_control_init);

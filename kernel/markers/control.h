@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel markers: the control file's grammar, shared by control.c and its
+ * KUnit suite (tests/markers_control_kunit.c).
+ */
+#ifndef _KERNEL_MARKERS_CONTROL_H
+#define _KERNEL_MARKERS_CONTROL_H
+
+#include <linux/types.h>
+
+/* The largest write the control file takes, in bytes. */
+#define MARKER_CONTROL_MAX	4096
+/* The most commands in one write. */
+#define MARKER_CONTROL_CMDS	64
+/* The most names one write may touch, summed over its commands. */
+#define MARKER_CONTROL_KEYS	1024
+/* The longest glob. */
+#define MARKER_GLOB_MAX		128
+
+enum marker_sink {
+	MARKER_SINK_TRACE,	/* the ftrace ring buffer */
+	MARKER_SINK_PRINTK,	/* a rate-limited pr_info() */
+};
+
+/* One parsed command; the strings point into the written buffer. */
+struct marker_cmd {
+	bool enable;		/* enable, or disable */
+	const char *name;	/* glob on names and provider:name */
+	const char *module;	/* only sites of this module ("vmlinux") */
+	const char *provider;	/* only SDT sites of such providers */
+	enum marker_sink sink;
+	bool has_sink;		/* "to" was given */
+	bool any_sink;		/* disable without "to": every sink */
+};
+
+#if IS_ENABLED(CONFIG_KUNIT)
+int marker_control_parse(char *buf, struct marker_cmd *cmds, unsigned int max);
+#endif
+
+#endif /* _KERNEL_MARKERS_CONTROL_H */

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel markers: the listing, /sys/kernel/debug/markers/list.
+ *
+ * A header line, one line per site (vmlinux first, then the modules in the
+ * order they came), then one line per pending name (a name with probes and
+ * no site). See "The listing" in Documentation/trace/markers.rst. The
+ * control file (control.c) shows the same listing with a hit-count column,
+ * through marker_listing_open().
+ */
+
+#include <linux/debugfs.h>
+#include <linux/init.h>
+#include <linux/kallsyms.h>
+#include <linux/seq_file.h>
+#include <linux/string_helpers.h>
+
+#include "internal.h"
+
+struct dentry *marker_debugfs_dir;
+
+/*
+ * Listing position: a site of an object, then a pending name. Walked under
+ * marker_mutex, from seq_start to seq_stop.
+ */
+struct marker_iter {
+	bool hits;			/* the control file: show hit counts */
+	struct marker_object *obj;	/* NULL once past the sites */
+	unsigned int i;			/* the site in obj */
+	struct marker_name *mn;		/* with !obj: the pending name */
+};
+
+/* Move @it forward to the first line at or after where it points. */
+static void *marker_iter_settle(struct marker_iter *it)
+{
+	lockdep_assert_held(&marker_mutex);
+	while (it->obj) {
+		if (it->i < it->obj->nr)
+			return it;
+		if (list_is_last(&it->obj->list, &marker_objects)) {
+			it->obj = NULL;
+			it->mn = list_first_entry(&marker_names,
+						  struct marker_name, list);
+			break;
+		}
+		it->obj = list_next_entry(it->obj, list);
+		it->i = 0;
+	}
+	for (; !list_entry_is_head(it->mn, &marker_names, list);
+	     it->mn = list_next_entry(it->mn, list))
+		if (!it->mn->nr_sites)
+			return it;
+	return NULL;
+}
+
+static void *marker_iter_first(struct marker_iter *it)
+{
+	if (list_empty(&marker_objects)) {
+		it->obj = NULL;
+		it->mn = list_first_entry(&marker_names, struct marker_name, list);
+	} else {
+		it->obj = list_first_entry(&marker_objects,
+					   struct marker_object, list);
+		it->i = 0;
+	}
+	return marker_iter_settle(it);
+}
+
+static void *marker_iter_advance(struct marker_iter *it)
+{
+	if (it->obj)
+		it->i++;
+	else
+		it->mn = list_next_entry(it->mn, list);
+	return marker_iter_settle(it);
+}
+
+static void *marker_seq_start(struct seq_file *m, loff_t *pos)
+{
+	struct marker_iter *it = m->private;
+	void *v;
+	loff_t n;
+
+	mutex_lock(&marker_mutex);
+	if (!*pos)
+		return SEQ_START_TOKEN;
+	v = marker_iter_first(it);
+	for (n = 1; v && n < *pos; n++)
+		v = marker_iter_advance(it);
+	return v;
+}
+
+static void *marker_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct marker_iter *it = m->private;
+
+	(*pos)++;
+	if (v == SEQ_START_TOKEN)
+		return marker_iter_first(it);
+	return marker_iter_advance(it);
+}
+
+static void marker_seq_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&marker_mutex);
+}
+
+/* A site's state, as the listing shows it. */
+static void marker_show_state(struct seq_file *m, const struct marker_entry *e)
+{
+	bool probed = e->mn->probes;
+	int err;
+
+	if (e->site->kind != MARKER_KIND_SDT) {
+		if (rcu_access_pointer(marker_site_desc(e->site)->probes))
+			seq_puts(m, "armed");
+		else
+			seq_puts(m, probed ? "mismatch" : "dormant");
+		return;
+	}
+	switch (sdt_state(e, &err)) {
+	case SDT_ERROR:
+		seq_printf(m, "error(%d)", err);
+		break;
+	case SDT_KPROBE:
+		seq_puts(m, "kprobe");
+		break;
+	case SDT_OPTIMIZED:
+		seq_puts(m, "optimized");
+		break;
+	case SDT_DORMANT:
+		seq_puts(m, probed ? "mismatch" : "dormant");
+		break;
+	}
+}
+
+static const char *marker_kind_name(u32 kind)
+{
+	switch (kind) {
+	case MARKER_KIND_SDT:
+		return "sdt";
+	case MARKER_KIND_GUARD:
+		return "guard";
+	default:
+		return "mark";
+	}
+}
+
+static void marker_show_site(struct seq_file *m, const struct marker_entry *e,
+			     bool hits)
+{
+	const struct marker_site *site = e->site;
+	void *code = marker_site_code(site);
+
+	seq_printf(m, "%s %s \"", e->mn->key, marker_kind_name(site->kind));
+	seq_escape_str(m, marker_site_format(site),
+		       ESCAPE_ANY_NP | ESCAPE_APPEND, "\"\\");
+	/* Freed init text has no symbol left: do not print a raw address. */
+	if (kallsyms_lookup_size_offset((unsigned long)code, NULL, NULL))
+		seq_printf(m, "\" %pS ", code);
+	else
+		seq_puts(m, "\" - ");
+	marker_show_state(m, e);
+	seq_printf(m, " %u ", e->mn->probes ? e->mn->probes->nr : 0);
+	if (site->kind == MARKER_KIND_SDT)
+		seq_printf(m, "%u ", sdt_faults(e));
+	else
+		seq_puts(m, "- ");
+	if (kallsyms_show_value(m->file->f_cred))
+		seq_printf(m, "0x%lx", (unsigned long)code);
+	else
+		seq_puts(m, "-");
+	if (hits) {
+		if (site->kind == MARKER_KIND_SDT)
+			seq_printf(m, " %lu", sdt_hits(e));
+		else if (site->kind == MARKER_KIND_MARK)
+			seq_printf(m, " %lu", READ_ONCE(marker_site_desc(site)->hits));
+		else
+			seq_puts(m, " -");
+	}
+	seq_putc(m, '\n');
+}
+
+static int marker_seq_show(struct seq_file *m, void *v)
+{
+	struct marker_iter *it = m->private;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_printf(m, "# name kind \"format\" function+off/size [module] state probes faults address%s\n",
+			   it->hits ? " hits" : "");
+		return 0;
+	}
+	if (it->obj) {
+		marker_show_site(m, &it->obj->entry[it->i], it->hits);
+		return 0;
+	}
+	seq_printf(m, "%s - \"\" - pending %u - -%s\n", it->mn->key,
+		   it->mn->probes->nr, it->hits ? " -" : "");
+	return 0;
+}
+
+static const struct seq_operations marker_seq_ops = {
+	.start = marker_seq_start,
+	.next = marker_seq_next,
+	.stop = marker_seq_stop,
+	.show = marker_seq_show,
+};
+
+/* See internal.h. */
+int marker_listing_open(struct file *file, bool hits)
+{
+	struct marker_iter *it;
+
+	it = __seq_open_private(file, &marker_seq_ops, sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	it->hits = hits;
+	return 0;
+}
+
+static int marker_list_open(struct inode *inode, struct file *file)
+{
+	return marker_listing_open(file, false);
+}
+
+static const struct file_operations marker_list_fops = {
+	.open = marker_list_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release_private,
+};
+
+static int __init marker_debugfs_init(void)
+{
+	marker_debugfs_dir = debugfs_create_dir("markers", NULL);
+	debugfs_create_file("list", 0400, marker_debugfs_dir, NULL,
+			    &marker_list_fops);
+	return 0;
+}
+fs_initcall(marker_debugfs_init);

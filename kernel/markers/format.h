@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The marker format grammar: what va_arg() reads for each conversion of a
+ * MARK() format. One source, format.c, built into the kernel and into the
+ * host tool scripts/markers/markers-list, so that the registry and the
+ * offline tools agree on what a format takes. Nothing here may need more
+ * than a host C library: the host build provides u8 and bool.
+ */
+#ifndef _KERNEL_MARKERS_FORMAT_H
+#define _KERNEL_MARKERS_FORMAT_H
+
+/* The most arguments a marker format may take. */
+#define MARKER_MAX_ARGS		32
+
+/* What va_arg() reads for one conversion. */
+enum marker_arg_class {
+	MARKER_ARG_INT = 1,	/* int, and what promotes to int: %d %u %x %c %hd */
+	MARKER_ARG_LONG,	/* 8 bytes: %ld %lld %zu %td %jd */
+	MARKER_ARG_STR,		/* const char *: %s */
+	MARKER_ARG_PTR,		/* void *: %p and its extensions */
+};
+
+int marker_parse_format(const char *fmt, u8 *cls, unsigned int max);
+bool marker_format_match(const char *a, const char *b);
+const char *marker_arg_class_name(u8 cls);
+
+#endif /* _KERNEL_MARKERS_FORMAT_H */

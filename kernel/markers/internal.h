@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel markers: what the files of kernel/markers/ share.
+ *
+ *	core.c		the registry: names, objects and their sites, probes;
+ *			the module notifier; the probe API
+ *	format.c	the format grammar (also built into the host tools)
+ *	mark.c		MARK() and guard sites: static keys and the hit path
+ *	sdt.c		arming SDT sites (kprobes), for core.c
+ *	kunit.c		what the KUnit suites read of the registry
+ *	debugfs.c	the listing, /sys/kernel/debug/markers/list
+ *	control.c	the control file and markers.enable=: a client of the
+ *			registry, through the functions under "Clients" below
+ *
+ * The registry's data is protected by marker_mutex; see core.c.
+ */
+#ifndef _KERNEL_MARKERS_INTERNAL_H
+#define _KERNEL_MARKERS_INTERNAL_H
+
+#include <linux/compiler.h>
+#include <linux/list.h>
+#include <linux/lockdep.h>
+#include <linux/marker.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/sdt.h>
+#include <linux/string.h>
+#include <linux/types.h>
+
+#include "format.h"
+
+/* The longest marker name, and SDT provider or name, the API accepts. */
+#define MARKER_NAME_MAX		127
+/* The longest key: a marker name, or an SDT "provider:name". */
+#define MARKER_KEY_MAX		(2 * MARKER_NAME_MAX + 2)
+
+struct module;
+struct sdt_site;
+
+/*
+ * One probe: the function, its data, and what it expects of a site: a
+ * format (a MARK() probe; NULL for any) or an argument count (an SDT probe;
+ * -1 for any).
+ */
+struct marker_probe {
+	union {
+		marker_probe_func *func;
+		sdt_probe_func *sdt_func;
+	};
+	void *data;
+	const char *format;
+	int nargs;
+};
+
+/*
+ * The probes of one name, in registration order. Never modified once
+ * published: a change makes a new array (copy-on-write), and the old one
+ * is freed after a grace period.
+ */
+struct marker_probes {
+	struct rcu_head rcu;
+	unsigned int nr;
+	struct marker_probe probe[] __counted_by(nr);
+};
+
+/*
+ * A key known to the registry: a marker name or an SDT "provider:name"
+ * with at least one site, or at least one probe (then "pending" while it
+ * has no site), or both. Found by key in a hash table; also kept in
+ * creation order for the listing.
+ */
+struct marker_name {
+	struct hlist_node hnode;	/* in the name table */
+	struct list_head list;		/* in marker_names */
+	struct list_head sites;		/* its sites: marker_entry.name_node */
+	unsigned int nr_sites;
+	struct marker_probes *probes;	/* NULL if none */
+	char key[];
+};
+
+/* A site of an object, as the registry tracks it. */
+struct marker_entry {
+	const struct marker_site *site;
+	struct marker_object *obj;
+	struct marker_name *mn;
+	struct list_head name_node;	/* in mn->sites, in object order */
+	struct sdt_site *sdt;		/* an SDT site's arming state (sdt.c) */
+};
+
+/* The sites of vmlinux or of one module. */
+struct marker_object {
+	struct list_head list;		/* in marker_objects */
+	struct module *mod;		/* NULL for vmlinux */
+	unsigned int nr;
+	struct marker_entry entry[] __counted_by(nr);
+};
+
+/* The sites of vmlinux, collected by the linker script. */
+extern const struct marker_site __start___markers[];
+extern const struct marker_site __stop___markers[];
+
+extern struct mutex marker_mutex;
+extern struct list_head marker_objects;
+extern struct list_head marker_names;
+
+static inline struct list_head *marker_sites_of(struct marker_name *mn)
+{
+	lockdep_assert_held(&marker_mutex);
+	return &mn->sites;
+}
+
+/**
+ * for_each_marker_site - iterate over the sites of a name
+ * @e: the struct marker_entry cursor
+ * @mn: the name
+ *
+ * Under marker_mutex; in object order, then site order.
+ */
+#define for_each_marker_site(e, mn)					\
+	list_for_each_entry(e, marker_sites_of(mn), name_node)
+
+static inline const char *marker_object_name(const struct marker_object *obj)
+{
+	return obj->mod ? obj->mod->name : "vmlinux";
+}
+
+/* Under marker_mutex: the name of @key, or NULL. */
+struct marker_name *marker_find_name(const char *key);
+
+/* Is the site a MARK() or a guard calling probes, or SDT-armed? */
+bool marker_entry_armed(const struct marker_entry *e);
+
+/* --- MARK() and guard sites (mark.c), called under marker_mutex ------- */
+
+void mark_update_desc(struct marker_desc *desc, struct marker_probes *probes);
+
+/* --- SDT arming (sdt.c), called by core.c under marker_mutex ---------- */
+
+/* What the listing says of an SDT site. */
+enum sdt_state {
+	SDT_DORMANT,
+	SDT_KPROBE,		/* an int3 kprobe */
+	SDT_OPTIMIZED,		/* a kprobe optimized into a jump */
+	SDT_ERROR,		/* arming failed; see sdt_error() */
+};
+
+void sdt_arm(struct marker_entry *e, struct marker_probes *probes);
+void sdt_disarm(struct marker_entry *e);
+enum sdt_state sdt_state(const struct marker_entry *e, int *error);
+unsigned int sdt_faults(const struct marker_entry *e);
+unsigned long sdt_hits(const struct marker_entry *e);
+int sdt_spec_nargs(const char *spec);
+
+/* --- The listing (debugfs.c) ------------------------------------------ */
+
+struct dentry;
+struct file;
+
+/* The debugfs directory "markers", or an error pointer. */
+extern struct dentry *marker_debugfs_dir;
+
+/* Open the listing on @file; @hits adds the hit-count column. */
+int marker_listing_open(struct file *file, bool hits);
+
+/* --- Clients (control.c) ---------------------------------------------- */
+
+/*
+ * Attach a probe to a MARK() name or an SDT "provider:name" (the key), or
+ * detach it; the checks of marker_set_probe() and sdt_set_probe() are the
+ * caller's. marker_remove_probe() waits for a grace period.
+ */
+int marker_add_probe(const char *key, const struct marker_probe *np);
+int marker_remove_probe(const char *key, const void *func, void *data);
+
+/*
+ * Call @fn for each name the registry knows (those with sites, and the
+ * pending ones), under marker_mutex, rescheduling between names; stop at
+ * the first non-zero return, and return it.
+ */
+typedef int marker_name_fn(void *ctx, struct marker_name *mn);
+int marker_walk_names(marker_name_fn *fn, void *ctx);
+
+/* Under marker_mutex: has @mn a site in @module ("vmlinux": built in)? */
+bool marker_name_in_module(struct marker_name *mn, const char *module);
+
+/* Is @key an SDT "provider:name" (or an SDT_ENABLED() guard's)? */
+static inline bool marker_key_is_sdt(const char *key)
+{
+	return strchr(key, ':');
+}
+
+/* --- For the KUnit suites --------------------------------------------- */
+
+#if IS_ENABLED(CONFIG_KUNIT)
+struct marker_probes *marker_alloc_probes(unsigned int nr);
+unsigned int marker_count_sites(const char *key, unsigned int *armed);
+int sdt_site_info(const char *key, void **addr, unsigned int *faults);
+extern bool sdt_int3_only;
+#endif
+
+#endif /* _KERNEL_MARKERS_INTERNAL_H */

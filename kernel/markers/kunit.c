@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel markers: what the KUnit suites (tests/) read of the registry.
+ * Built with CONFIG_KUNIT, exported only to the EXPORTED_FOR_KUNIT_TESTING
+ * namespace.
+ */
+
+#include <kunit/visibility.h>
+#include <linux/mutex.h>
+
+#include "internal.h"
+
+/**
+ * marker_count_sites - count the sites of a key, for tests
+ * @key: the marker name or SDT "provider:name"
+ * @armed: if not NULL, set to the number of those sites that are armed
+ *
+ * Return: the number of sites (copies) of @key.
+ */
+unsigned int marker_count_sites(const char *key, unsigned int *armed)
+{
+	struct marker_entry *e;
+	struct marker_name *mn;
+	unsigned int n = 0, a = 0;
+
+	mutex_lock(&marker_mutex);
+	mn = marker_find_name(key);
+	if (mn) {
+		for_each_marker_site(e, mn) {
+			n++;
+			a += marker_entry_armed(e);
+		}
+	}
+	mutex_unlock(&marker_mutex);
+	if (armed)
+		*armed = a;
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(marker_count_sites);
+
+/**
+ * sdt_site_info - the first SDT site of a "provider:name", for tests
+ * @key: "provider:name"
+ * @addr: set to the site's address
+ * @faults: set to its count of faulting memory operands
+ *
+ * Return: -ENOENT without such a site; else the site's state: a negative
+ * error if arming failed, 0 dormant, 1 armed with an int3 kprobe, 2 armed
+ * with an optimized kprobe.
+ */
+int sdt_site_info(const char *key, void **addr, unsigned int *faults)
+{
+	struct marker_entry *e;
+	struct marker_name *mn;
+	int ret = -ENOENT, err;
+
+	mutex_lock(&marker_mutex);
+	mn = marker_find_name(key);
+	if (!mn)
+		goto out;
+	for_each_marker_site(e, mn) {
+		if (e->site->kind != MARKER_KIND_SDT)
+			continue;
+		*addr = marker_site_code(e->site);
+		*faults = sdt_faults(e);
+		switch (sdt_state(e, &err)) {
+		case SDT_DORMANT:
+			ret = 0;
+			break;
+		case SDT_KPROBE:
+			ret = 1;
+			break;
+		case SDT_OPTIMIZED:
+			ret = 2;
+			break;
+		case SDT_ERROR:
+			ret = err;
+			break;
+		}
+		break;
+	}
+out:
+	mutex_unlock(&marker_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(sdt_site_info);
