@@ -38,10 +38,9 @@ bench: build
 	@$(H)/run.sh -t 1800 -l build/logs/bench.log $(H)/guest/bench.sh > /dev/null
 	@python3 $(H)/bench.py build/logs/bench.log build/obj build/bench.csv
 
-# Host tools: scripts/markers/markers-list (libelf), built into build/tools.
-tools: deps
-	@rm -f build/tools/markers-list
-	@scripts/markers/markers-list --help 2>/dev/null; test -x build/tools/markers-list
+# Host tools: markers-list (libelf), a kbuild host program of the build.
+tools: build
+	@test -x build/obj/scripts/markers/markers-list && echo build/obj/scripts/markers/markers-list
 
 lint: graft
 	@$(H)/lint.sh

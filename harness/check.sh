@@ -102,7 +102,7 @@ PY
 			vmlinux) f=$KOBJ/vmlinux ;;
 			*) f=$(find "$KOBJ/samples" -name "$(echo "$mod" | tr _ -).ko" | head -n 1) ;;
 			esac
-			off=$("$TOP/scripts/markers/markers-list" "$f" | wc -l)
+			off=$("$KOBJ/scripts/markers/markers-list" "$f" | wc -l)
 			echo "sites of $mod: guest listing $n, markers-list $off"
 			[ "$off" = "$n" ] || agree=0
 		done < <(grep -a '^LISTING-COUNT ' "$glog" | tr -d '\r')

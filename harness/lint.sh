@@ -30,9 +30,10 @@ while read -r p _; do
 		echo "$out"; rc=1; }
 done < patches/series
 
-# sparse on every object our .c files produce in this configuration.
+# sparse on every kernel object our .c files produce in this configuration
+# (the host tools under scripts/ are built by kbuild as host programs).
 objs=
-for f in $(echo "$srcs" | grep -E '\.c$' || true); do
+for f in $(echo "$srcs" | grep -E '\.c$' | grep -v '^scripts/' || true); do
 	o=${f%.c}.o
 	[ -f "$KOBJ/$o" ] && objs="$objs $o"
 done

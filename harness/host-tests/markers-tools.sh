@@ -1,38 +1,80 @@
 #!/bin/bash
-# Host tools (scripts/markers): markers-list builds -Wall -Wextra clean,
-# its catalog of our build matches the committed reference, markers-diff
-# flags incompatible formats, a corpus of 1,000 malformed ELF files (cuts
-# and bit flips of real objects) gets exit status 0 or 1 and never a crash
-# or a hang, and a short libFuzzer run of the ELF reader finds no crash.
+# Host tools (scripts/markers): markers-list (the kbuild host program of
+# our build, build/obj/scripts/markers/markers-list) exists and its sources
+# build -Wall -Wextra -Werror clean, its catalog of our build matches the
+# committed reference, its --classes mode gives the kernel grammar's
+# answers, markers-diff flags incompatible formats, a corpus of 1,000
+# malformed ELF files (cuts and bit flips of real objects) gets exit status
+# 0 or 1 and never a crash or a hang, and a short libFuzzer run of the ELF
+# reader finds no crash.
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-ML=$TOP/scripts/markers/markers-list
-rm -f "$B/tools/markers-list"
-"$ML" --help > /dev/null 2>&1
-[ -x "$B/tools/markers-list" ] || { echo "markers-list does not build -Wall -Wextra -Werror"; exit 1; }
+ML=$KOBJ/scripts/markers/markers-list
+MD=$TOP/scripts/markers/markers-diff
+export MARKERS_LIST=$ML
+[ -x "$ML" ] || { echo "no $ML: kbuild builds it with CONFIG_MARKERS (scripts/markers/Makefile); run make build"; exit 1; }
+elf_cflags=$(pkg-config libelf --cflags 2>/dev/null)
+for c in markers-list.c format.c; do
+	# shellcheck disable=SC2086
+	gcc -O2 -std=gnu11 -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes $elf_cflags \
+		-c -o /dev/null "$TOP/scripts/markers/$c" ||
+		{ echo "scripts/markers/$c does not build -Wall -Wextra -Werror"; exit 1; }
+done
 rc=0
 
-# 1. The catalog of our build against the reference.
-objs=("$KOBJ/vmlinux" $(cd "$KOBJ" && find . -name '*.ko' | LC_ALL=C sort | sed "s|^\.|$KOBJ|"))
+# 1. The catalog of our build against the reference: vmlinux and the
+#    modules of modules.order (stale .ko files of deleted modules linger).
+[ -f "$KOBJ/modules.order" ] || { echo "no $KOBJ/modules.order"; exit 1; }
+objs=("$KOBJ/vmlinux")
+while read -r o; do
+	[ -f "$KOBJ/${o%.o}.ko" ] || { echo "modules.order names $o, but there is no $KOBJ/${o%.o}.ko"; exit 1; }
+	objs+=("$KOBJ/${o%.o}.ko")
+done < <(LC_ALL=C sort "$KOBJ/modules.order")
 "$ML" --catalog "${objs[@]}" > "$LOGS/catalog.txt" || { echo "markers-list --catalog failed"; exit 1; }
-if ! "$TOP/scripts/markers/markers-diff" "$TOP/scripts/markers/catalog.ref" "$LOGS/catalog.txt" > "$LOGS/catalog.diff" ||
+if ! "$MD" "$TOP/scripts/markers/catalog.ref" "$LOGS/catalog.txt" > "$LOGS/catalog.diff" ||
    [ -s "$LOGS/catalog.diff" ]; then
 	echo "the marker catalog differs from scripts/markers/catalog.ref:"
 	cat "$LOGS/catalog.diff"
-	echo "(if intended: scripts/markers/markers-list --catalog ... > scripts/markers/catalog.ref)"
+	echo "(if intended: build/obj/scripts/markers/markers-list --catalog build/obj/vmlinux" \
+	     "<the .ko files of build/obj/modules.order> > scripts/markers/catalog.ref)"
 	rc=1
 fi
 echo "catalog: $(wc -l < "$LOGS/catalog.txt") markers, $(awk '{ n += $(NF - 2) } END { print n }' "$LOGS/catalog.txt") sites"
 
-# 2. markers-diff: an incompatible change is flagged.
+# 2. markers-list --classes: the kernel grammar's answers, one line per
+#    format ("" for no arguments; "%*5d" and "%f" are not formats).
+printf '%s\n' '%d %s %ld' '' 'no arguments %%' '%*.*s' '%hhd %zu %p %pS %c' '%f' '%*5d' 'end %' |
+	"$ML" --classes > "$LOGS/classes.txt" || { echo "markers-list --classes failed"; rc=1; }
+if ! printf '%s\n' 'int,str,long' '' '' 'int,int,str' 'int,long,ptr,ptr,int' invalid invalid invalid |
+	diff -u - "$LOGS/classes.txt"; then
+	echo "markers-list --classes: wrong answers (expected -, got +)"; rc=1
+fi
+"$ML" --classes "$KOBJ/vmlinux" < /dev/null > /dev/null 2>&1 && { echo "markers-list --classes took a FILE"; rc=1; }
+
+# 3. markers-diff, through markers-list --classes: an incompatible change
+#    is flagged, a compatible one is not; SDT sites compare by argument
+#    count; without markers-list it says so and exits 2.
 printf 'a mark "%%d" sites 1 modules m\nb mark "%%s" sites 1 modules m\n' > "$LOGS/cat-old"
 printf 'a mark "%%ld" sites 1 modules m\nb mark "%%-8s" sites 1 modules m\n' > "$LOGS/cat-new"
-out=$("$TOP/scripts/markers/markers-diff" "$LOGS/cat-old" "$LOGS/cat-new") && { echo "markers-diff missed an incompatible change"; rc=1; }
-echo "$out" | grep -q 'changed: mark a "%d" -> "%ld" INCOMPATIBLE' || { echo "markers-diff: $out"; rc=1; }
-echo "$out" | grep -q 'changed: mark b "%s" -> "%-8s"$' || { echo "markers-diff: $out"; rc=1; }
+out=$("$MD" "$LOGS/cat-old" "$LOGS/cat-new"); st=$?
+[ $st = 1 ] || { echo "markers-diff missed an incompatible change (status $st)"; rc=1; }
+want='changed: mark a "%d" -> "%ld" INCOMPATIBLE
+changed: mark b "%s" -> "%-8s"'
+[ "$out" = "$want" ] || { echo "markers-diff: got"; echo "$out"; echo "instead of"; echo "$want"; rc=1; }
+printf 'p:a sdt "8@%%rbx" sites 1 modules m\np:b sdt "8@%%rbx" sites 1 modules m\n' > "$LOGS/cat-old"
+printf 'p:a sdt "-4@%%eax" sites 1 modules m\np:b sdt "8@%%rbx 8@%%rcx" sites 1 modules m\n' > "$LOGS/cat-new"
+out=$("$MD" "$LOGS/cat-old" "$LOGS/cat-new"); st=$?
+want='changed: sdt p:a "8@%rbx" -> "-4@%eax"
+changed: sdt p:b "8@%rbx" -> "8@%rbx 8@%rcx" INCOMPATIBLE'
+[ $st = 1 ] && [ "$out" = "$want" ] || { echo "markers-diff (sdt): status $st, got"; echo "$out"; echo "instead of"; echo "$want"; rc=1; }
+printf 'a mark "%%d" sites 1 modules m\n' > "$LOGS/cat-old"
+printf 'a mark "%%u" sites 1 modules m\n' > "$LOGS/cat-new"
+out=$(MARKERS_LIST=$B/no-such-markers-list "$MD" "$LOGS/cat-old" "$LOGS/cat-new" 2>&1); st=$?
+[ $st = 2 ] && echo "$out" | grep -q 'no-such-markers-list' ||
+	{ echo "markers-diff without markers-list: status $st: $out"; rc=1; }
 
-# 3. Malformed files: cuts and bit flips of real objects, deterministic.
+# 4. Malformed files: cuts and bit flips of real objects, deterministic.
 mal=$B/malformed
 rm -rf "$mal"
 mkdir -p "$mal"
@@ -53,7 +95,7 @@ PY
 ok=0 err=0 bad=0
 for f in "$mal"/*.elf; do
 	for mode in "" --notes; do
-		timeout 5 "$B/tools/markers-list" $mode "$f" > /dev/null 2>&1
+		timeout 5 "$ML" $mode "$f" > /dev/null 2>&1
 		case $? in
 		0) ok=$((ok + 1)) ;;
 		1) err=$((err + 1)) ;;
@@ -64,14 +106,15 @@ done
 echo "malformed corpus: 1000 files, 2000 runs: $ok listed, $err rejected with an error, $bad crashed or hung"
 [ $bad = 0 ] || rc=1
 
-# 4. A short libFuzzer run of the ELF reader (clang from Debian).
+# 5. A short libFuzzer run of the ELF reader (clang from Debian).
 if command -v clang > /dev/null; then
 	fz=$B/fuzz
 	rm -rf "$fz"
 	mkdir -p "$fz/corpus"
 	cp "$KOBJ/samples/markers/sdt-example-c.o" "$KOBJ/samples/markers/marker-example.ko" "$fz/corpus/"
 	if clang -g -O1 -fsanitize=fuzzer,address,undefined -o "$fz/fuzz-markers-list" \
-		"$TOP/scripts/markers/fuzz-markers-list.c" -lelf > "$fz/build.log" 2>&1; then
+		"$TOP/scripts/markers/fuzz-markers-list.c" "$TOP/scripts/markers/format.c" -lelf \
+		> "$fz/build.log" 2>&1; then
 		(cd "$fz" && ASAN_OPTIONS=detect_leaks=0 timeout 120 ./fuzz-markers-list -detect_leaks=0 \
 			-max_total_time=${FUZZ_SECONDS:-20} -rss_limit_mb=1024 -seed=1 corpus > run.log 2>&1)
 		st=$?

@@ -2,7 +2,8 @@
 /*
  * libFuzzer harness for markers-list's ELF reader, built and run for a
  * short while by harness/host-tests/markers-tools.sh (clang
- * -fsanitize=fuzzer,address,undefined, then -detect_leaks=0 CORPUS_DIR).
+ * -fsanitize=fuzzer,address,undefined fuzz-markers-list.c format.c -lelf,
+ * then -detect_leaks=0 CORPUS_DIR).
  *
  * Each input is read as an ELF file, records and notes; a malformed one
  * must end in markers-list's error path, never in a crash or a hang.

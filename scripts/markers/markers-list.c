@@ -3,6 +3,7 @@
  * markers-list: list the kernel marker sites of an ELF file, offline.
  *
  *	markers-list [--format=table|json] [--catalog] [--notes] FILE...
+ *	markers-list --classes < FORMATS
  *
  * FILE is a vmlinux, a .ko or a .o. Each MARK(), MARK_ENABLED() and
  * SDT_PROBE() site of its __markers section is printed with its kind, its
@@ -14,6 +15,13 @@
  * prints one sorted line per (name, kind, format): the number of sites and
  * the modules that have them.
  *
+ * The records are read as include/linux/marker_site.h lays them out, the
+ * kernel's own definition. --classes reads printf formats on standard
+ * input, one a line, and prints for each the va_arg() classes of its
+ * arguments ("int,str,long"; an empty line for none), or "invalid": the
+ * kernel's own grammar, kernel/markers/format.c, built for the host
+ * (format.c here). markers-diff asks it to compare formats.
+ *
  * Malformed input is an error (exit status 1), never a crash: every
  * offset, size, string and relocation is checked against its section.
  */
@@ -23,18 +31,31 @@
 #include <libelf.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define USAGE "usage: markers-list [--format=table|json] [--catalog] [--notes] FILE...\n"
+/* The record layout, over the host's <linux/types.h>. */
+#include "../../include/linux/marker_site.h"
+/* The format grammar: kernel/markers/format.c, built by format.c here. */
+#include "format-host.h"
+#include "../../kernel/markers/format.h"
 
-#define RECORD_SIZE	20
-#define KIND_MARK	0
-#define KIND_GUARD	1
-#define KIND_SDT	2
+#define USAGE "usage: markers-list [--format=table|json] [--catalog] [--notes] FILE...\n" \
+	      "       markers-list --classes < FORMATS\n"
+
+/* The note type of SystemTap v3 SDT notes (owner "stapsdt"). */
+#define NT_STAPSDT	3
+
+/* resolve_rel32() reads the self-relative fields as 32-bit offsets. */
+_Static_assert(sizeof(((struct marker_site *)0)->code) == 4 &&
+	       sizeof(((struct marker_site *)0)->name) == 4 &&
+	       sizeof(((struct marker_site *)0)->format) == 4 &&
+	       sizeof(((struct marker_site *)0)->kind) == 4,
+	       "struct marker_site: the fields must be 32-bit");
 
 struct site {
 	int kind;
@@ -299,7 +320,7 @@ static void read_markers(struct file *f)
 	unsigned long long off, toff, start = 0, stop, a, b;
 	const unsigned char *p;
 	struct site s;
-	uint32_t kind;
+	__u32 kind;
 
 	if (sec) {
 		stop = f->sh[sec].sh_size;
@@ -318,26 +339,27 @@ static void read_markers(struct file *f)
 	} else {
 		return;
 	}
-	if (f->sh[sec].sh_type == SHT_NOBITS || (stop - start) % RECORD_SIZE)
-		die("__markers is not a whole number of %d-byte records", RECORD_SIZE);
-	for (off = start; off < stop; off += RECORD_SIZE) {
-		p = sec_bytes(f, sec, off, RECORD_SIZE);
+	if (f->sh[sec].sh_type == SHT_NOBITS || (stop - start) % sizeof(struct marker_site))
+		die("__markers is not a whole number of %zu-byte records",
+		    sizeof(struct marker_site));
+	for (off = start; off < stop; off += sizeof(struct marker_site)) {
+		p = sec_bytes(f, sec, off, sizeof(struct marker_site));
 		if (!p)
 			die("record at %s+0x%llx is past the section's end", secname(f, sec), off);
-		memcpy(&kind, p + 16, 4);
-		if (kind > KIND_SDT)
+		memcpy(&kind, p + offsetof(struct marker_site, kind), sizeof(kind));
+		if (kind > MARKER_KIND_SDT)
 			die("record at %s+0x%llx: unknown kind %u", secname(f, sec), off, kind);
 		memset(&s, 0, sizeof(s));
 		s.kind = kind;
-		tsec = resolve_rel32(f, sec, off + 8, &toff);
+		tsec = resolve_rel32(f, sec, off + offsetof(struct marker_site, name), &toff);
 		if (!tsec)
 			die("record at %s+0x%llx: name outside the file", secname(f, sec), off);
 		s.name = xstrdup(sec_string(f, tsec, toff));
-		tsec = resolve_rel32(f, sec, off + 12, &toff);
+		tsec = resolve_rel32(f, sec, off + offsetof(struct marker_site, format), &toff);
 		if (!tsec)
 			die("record at %s+0x%llx: format outside the file", secname(f, sec), off);
 		s.format = xstrdup(sec_string(f, tsec, toff));
-		tsec = resolve_rel32(f, sec, off, &toff);
+		tsec = resolve_rel32(f, sec, off + offsetof(struct marker_site, code), &toff);
 		if (!tsec)
 			die("record at %s+0x%llx: site outside the file", secname(f, sec), off);
 		s.off = toff;
@@ -365,13 +387,17 @@ static unsigned long long note_addr(struct file *f, size_t sec, unsigned long lo
 	return v;
 }
 
+/*
+ * The SystemTap v3 notes of .note.stapsdt, walked with libelf's
+ * gelf_getnote(), which checks each note's sizes against the section.
+ */
 static void read_notes(struct file *f)
 {
-	size_t sec = find_section(f, ".note.stapsdt"), bsec, tsec;
-	unsigned long long off = 0, size, namesz, descsz, d, pc, base, toff;
+	size_t sec = find_section(f, ".note.stapsdt"), bsec, tsec, next, name_off, desc_off;
+	unsigned long long off = 0, size, descsz, d, pc, base, toff;
 	const unsigned char *p;
 	const char *prov, *name, *args;
-	uint32_t hdr[3];
+	GElf_Nhdr nh;
 	struct site s;
 	char buf[1024];
 
@@ -379,18 +405,20 @@ static void read_notes(struct file *f)
 		return;
 	bsec = find_section(f, ".stapsdt.base");
 	size = f->data[sec] ? f->data[sec]->d_size : 0;
+	/* Only a SHT_NOTE section's data is notes to libelf. */
+	if (size && f->sh[sec].sh_type != SHT_NOTE)
+		die(".note.stapsdt is not a note section");
 	while (off < size) {
-		p = sec_bytes(f, sec, off, 12);
-		if (!p)
+		if (!sec_bytes(f, sec, off, sizeof(nh)))
 			die("truncated note header at .note.stapsdt+0x%llx", off);
-		memcpy(hdr, p, 12);
-		namesz = hdr[0];
-		descsz = hdr[1];
-		d = off + 12 + ((namesz + 3) & ~3ULL);
-		if (namesz > size || descsz > size || d > size ||
-		    ((descsz + 3) & ~3ULL) > size - d)
+		next = gelf_getnote(f->data[sec], off, &nh, &name_off, &desc_off);
+		if (!next)
 			die("note at .note.stapsdt+0x%llx overruns the section", off);
-		if (hdr[2] == 3 && namesz == 8 && !memcmp(p + 12, "stapsdt", 8)) {
+		descsz = nh.n_descsz;
+		d = desc_off;
+		p = sec_bytes(f, sec, name_off, nh.n_namesz);
+		if (nh.n_type == NT_STAPSDT && nh.n_namesz == 8 && p &&
+		    !memcmp(p, "stapsdt", 8)) {
 			if (descsz < 24 + 3)
 				die("stapsdt note at +0x%llx is too small", off);
 			pc = note_addr(f, sec, d);
@@ -408,7 +436,7 @@ static void read_notes(struct file *f)
 			    !memchr(args, '\0', p + descsz - 24 - (const unsigned char *)args))
 				die("stapsdt note at +0x%llx: no arguments", off);
 			memset(&s, 0, sizeof(s));
-			s.kind = KIND_SDT;
+			s.kind = MARKER_KIND_SDT;
 			snprintf(buf, sizeof(buf), "%s:%s", prov, name);
 			s.name = xstrdup(buf);
 			s.format = xstrdup(args);
@@ -433,7 +461,7 @@ static void read_notes(struct file *f)
 			s.module = xstrdup(f->module);
 			add_site(&s);
 		}
-		off = d + ((descsz + 3) & ~3ULL);
+		off = next;
 	}
 }
 
@@ -520,7 +548,7 @@ static void load(struct file *f, int notes)
 
 static const char *kind_name(int k)
 {
-	return k == KIND_SDT ? "sdt" : k == KIND_GUARD ? "guard" : "mark";
+	return k == MARKER_KIND_SDT ? "sdt" : k == MARKER_KIND_GUARD ? "guard" : "mark";
 }
 
 static void json_str(const char *s)
@@ -571,12 +599,53 @@ static void catalog(void)
 }
 
 #ifndef MARKERS_LIST_NO_MAIN
+/*
+ * --classes: for each format on standard input, one a line, the classes
+ * of its arguments ("int,str,long"), an empty line for none, or "invalid".
+ */
+static int classes(void)
+{
+	u8 cls[MARKER_MAX_ARGS];
+	char *line = NULL;
+	size_t room = 0;
+	ssize_t len;
+	int i, n;
+
+	while ((len = getline(&line, &room, stdin)) >= 0) {
+		if (len && line[len - 1] == '\n')
+			line[len - 1] = '\0';
+		n = marker_parse_format(line, cls, MARKER_MAX_ARGS);
+		if (n < 0)
+			fputs("invalid", stdout);
+		for (i = 0; i < n; i++)
+			printf("%s%s", i ? "," : "", marker_arg_class_name(cls[i]));
+		putchar('\n');
+	}
+	free(line);
+	if (ferror(stdin)) {
+		fprintf(stderr, "markers-list: standard input: %s\n", strerror(errno));
+		return 1;
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "markers-list: standard output: %s\n", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int json = 0, cat = 0, notes = 0, i, nfiles = 0;
 	struct file f;
 	size_t j;
 
+	if (argc >= 2 && !strcmp(argv[1], "--classes")) {
+		if (argc > 2) {
+			fputs(USAGE, stderr);
+			return 1;
+		}
+		return classes();
+	}
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		fprintf(stderr, "markers-list: libelf too old\n");
 		return 1;
@@ -591,6 +660,7 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--notes")) {
 			notes = 1;
 		} else if (argv[i][0] == '-') {
+			/* --classes comes alone, first. */
 			fputs(USAGE, stderr);
 			return 1;
 		}
