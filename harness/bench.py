@@ -78,8 +78,17 @@ def marker_relocs(o):
     part = rel.split(".rela__markers")[1].split("Relocation section")[0]
     return re.findall(r"^\S+\s+\S+\s+(R_X86_64_\w+)", part, re.M)
 
-print("  record: 20 bytes per site in __markers (+16 in __jump_table for MARK,"
-      " +32 per MARK expansion for its struct marker_desc)")
+def section_size(o, name):
+    out = subprocess.run(["readelf", "-SW", o], capture_output=True, text=True).stdout
+    m = re.search(r"\]\s+%s\s+\S+\s+\S+\s+\S+\s+([0-9a-f]+)" % re.escape(name), out)
+    return int(m.group(1), 16) if m else 0
+
+# The record size, from the build: __markers over the sites markers-list finds.
+nsites = len(subprocess.run([kobj + "/scripts/markers/markers-list", obj],
+                            capture_output=True, text=True).stdout.splitlines())
+rec = section_size(obj, "__markers") // nsites if nsites else 0
+print("  record: %d bytes per site in __markers (+16 in __jump_table for MARK,"
+      " plus a struct marker_desc per MARK expansion)" % rec)
 abs_total = 0
 for o, label in [(obj, "marker-bench.o"), (kobj + "/kernel/module/main.o", "kernel/module/main.o, vmlinux sites")]:
     types = marker_relocs(o)
