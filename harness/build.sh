@@ -1,29 +1,30 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Configure (tinyconfig + kernel/configs/markers.config) and build bzImage
-# and modules, incrementally. Then install the modules for the guest.
+# Configure (tinyconfig + the fragments of $FLAVOUR, see lib.sh) and build
+# bzImage and modules, incrementally. Then install the modules for the guest.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$KOBJ" "$LOGS"
+CLOG=$LOGS/config$SFX.log
 
 # Configuration is redone only when its inputs changed: the fragment, any
 # Kconfig file we graft or patch, or the kernel version.
 cfg_inputs() {
-	cat "$FRAGMENT" "$B/tarball.stamp"
+	cat $FRAGMENTS "$B/tarball.stamp"
 	{ grep -E "(^|/)Kconfig" "$B/grafted.list" || true; } | (cd "$KSRC" && xargs -r cat)
 }
 want=$(cfg_inputs | sha256sum | cut -d' ' -f1)
-if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$B/config.stamp" 2>/dev/null)" != "$want" ]; then
-	say "build: configuring (tinyconfig + $(basename "$FRAGMENT"))"
-	"${KMAKE[@]}" -s tinyconfig > "$LOGS/config.log" 2>&1 ||
-		{ tail -n 20 "$LOGS/config.log"; die "tinyconfig failed"; }
+if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$KOBJ/.markers-config.stamp" 2>/dev/null)" != "$want" ]; then
+	say "build: configuring $FLAVOUR kernel (tinyconfig + $(for f in $FRAGMENTS; do basename "$f"; done | paste -sd+))"
+	"${KMAKE[@]}" -s tinyconfig > "$CLOG" 2>&1 ||
+		{ tail -n 20 "$CLOG"; die "tinyconfig failed"; }
 	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$KOBJ" "$KOBJ/.config" \
-		"$FRAGMENT" >> "$LOGS/config.log" 2>&1 ||
-		{ tail -n 20 "$LOGS/config.log"; die "merge_config failed"; }
-	"${KMAKE[@]}" -s olddefconfig >> "$LOGS/config.log" 2>&1 ||
-		{ tail -n 20 "$LOGS/config.log"; die "olddefconfig failed"; }
+		$FRAGMENTS >> "$CLOG" 2>&1 ||
+		{ tail -n 20 "$CLOG"; die "merge_config failed"; }
+	"${KMAKE[@]}" -s olddefconfig >> "$CLOG" 2>&1 ||
+		{ tail -n 20 "$CLOG"; die "olddefconfig failed"; }
 	# Every option of the fragment must have stuck.
 	bad=0
 	while IFS= read -r line; do
@@ -39,28 +40,28 @@ if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$B/config.stamp" 2>/dev/null)" != "$wan
 				say "config: $line did not stick (got: $got)"; bad=1
 			fi ;;
 		esac
-	done < "$FRAGMENT"
-	[ $bad = 0 ] || die "config: options of $(basename "$FRAGMENT") did not stick (missing dependency?)"
-	echo "$want" > "$B/config.stamp"
+	done < <(cat $FRAGMENTS)
+	[ $bad = 0 ] || die "config: options of the $FLAVOUR fragments did not stick (missing dependency?)"
+	echo "$want" > "$KOBJ/.markers-config.stamp"
 fi
 
 say "build: make -j$NPROC bzImage modules"
 start=$(date +%s)
-if ! "${KMAKE[@]}" bzImage modules > "$LOGS/build.log" 2>&1; then
-	grep -E 'error|Error' "$LOGS/build.log" | head -n 40 >&2 || true
-	tail -n 30 "$LOGS/build.log" >&2
-	die "kernel build failed (full log: $LOGS/build.log)"
+if ! "${KMAKE[@]}" bzImage modules > "$LOGS/build$SFX.log" 2>&1; then
+	grep -E 'error|Error' "$LOGS/build$SFX.log" | head -n 40 >&2 || true
+	tail -n 30 "$LOGS/build$SFX.log" >&2
+	die "kernel build failed (full log: $LOGS/build$SFX.log)"
 fi
-grep -E ': warning:' "$LOGS/build.log" >&2 || true
+grep -E ': warning:' "$LOGS/build$SFX.log" >&2 || true
 
 # Modules for the guest, with modules.dep so modprobe works. Only redone
 # when a module changed.
-modstamp=$(find "$KOBJ" -name '*.ko' -newer "$B/modroot.stamp" 2>/dev/null | head -n 1 || true)
-if [ ! -f "$B/modroot.stamp" ] || [ -n "$modstamp" ] || [ "$KOBJ/modules.order" -nt "$B/modroot.stamp" ]; then
+modstamp=$(find "$KOBJ" -name '*.ko' -newer "$MODROOT.stamp" 2>/dev/null | head -n 1 || true)
+if [ ! -f "$MODROOT.stamp" ] || [ -n "$modstamp" ] || [ "$KOBJ/modules.order" -nt "$MODROOT.stamp" ]; then
 	rm -rf "$MODROOT"
 	"${KMAKE[@]}" -s INSTALL_MOD_PATH="$MODROOT" INSTALL_MOD_STRIP=1 \
-		modules_install > "$LOGS/modules_install.log" 2>&1 ||
-		{ tail -n 20 "$LOGS/modules_install.log"; die "modules_install failed"; }
-	touch "$B/modroot.stamp"
+		modules_install > "$LOGS/modules_install$SFX.log" 2>&1 ||
+		{ tail -n 20 "$LOGS/modules_install$SFX.log"; die "modules_install failed"; }
+	touch "$MODROOT.stamp"
 fi
 say "build: done in $(( $(date +%s) - start ))s: $KOBJ/arch/x86/boot/bzImage"

@@ -5,15 +5,29 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B=${B:-$TOP/build}
 KSRC=$B/linux		# grafted kernel source tree
 PRISTINE=$B/pristine	# hard-linked copy of the unpacked tarball
-KOBJ=$B/obj		# kbuild output directory (O=)
-MODROOT=$B/modroot	# modules_install root
 LOGS=$B/logs
+CONFIGS=$TOP/kernel/configs
+
+# Two kernels from the one grafted tree, each in its own build directory:
+# FLAVOUR=test (make check, make demo: markers.config + markers-test.config,
+# the debugging kernel) and FLAVOUR=bench (make bench: markers.config alone,
+# production-like).
+FLAVOUR=${FLAVOUR:-test}
+case $FLAVOUR in
+test)	SFX=
+	FRAGMENTS="$CONFIGS/markers.config $CONFIGS/markers-test.config" ;;
+bench)	SFX=-bench
+	FRAGMENTS="$CONFIGS/markers.config" ;;
+*)	echo "unknown FLAVOUR=$FLAVOUR" >&2; exit 1 ;;
+esac
+KOBJ=$B/obj$SFX			# kbuild output directory (O=)
+MODROOT=$B/modroot$SFX		# modules_install root
+GUEST=$B/guest$SFX		# initramfs images
 TARBALL=${TARBALL:-$(ls -1 /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -n 1)}
 NPROC=$(nproc)
 # Overlay: what gets copied on top of the kernel tree.
 OVERLAY_DIRS="include kernel arch samples scripts Documentation lib"
 OVERLAY_FILES="Kconfig.marker"
-FRAGMENT=$TOP/kernel/configs/markers.config
 
 export CCACHE_BASEDIR=$B
 KMAKE=(make -C "$KSRC" O="$KOBJ" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" -j"$NPROC")

@@ -4,23 +4,27 @@
 # Boot the built kernel under QEMU (TCG) with a busybox initramfs and run
 # one job in it.
 #
-#   run.sh [-t SECONDS] [-l LOG] [-i] JOB.sh [EXTRA_FILE...]
+#   run.sh [-t SECONDS] [-l LOG] [-i] [-c] JOB.sh [EXTRA_FILE...]
 #
 # JOB.sh runs as /job.sh; EXTRA_FILEs appear under /extra/ (base names
 # kept); harness/guest/ is under /harness/. -i gives an interactive shell
-# instead of a job. Exit status: the job's, or 124 on timeout, or 3 when
-# the console shows a kernel splat (Oops, BUG, WARNING, lockdep, RCU
-# stall, KASAN/UBSAN) even if the job passed.
+# instead of a job. -c reuses the log of the last passing run when nothing
+# the guest sees has changed (kernel, modules, init, job, extra files, QEMU
+# options; MARKERS_NO_CACHE=1 turns it off). Exit status: the job's, or
+# 124 on timeout, or 3 when the console shows a kernel splat (Oops, BUG,
+# WARNING, lockdep, RCU stall, KASAN, UBSAN, a kmemleak report,
+# debugobjects) even if the job passed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-timeout=600 log=$LOGS/guest.log interactive=0
-while getopts "t:l:i" o; do
+timeout=600 log=$LOGS/guest.log interactive=0 cache=0
+while getopts "t:l:ic" o; do
 	case $o in
 	t) timeout=$OPTARG ;;
 	l) log=$OPTARG ;;
 	i) interactive=1 ;;
-	*) die "usage: run.sh [-t SECONDS] [-l LOG] [-i] JOB.sh [FILES...]" ;;
+	c) cache=1 ;;
+	*) die "usage: run.sh [-t SECONDS] [-l LOG] [-i] [-c] JOB.sh [FILES...]" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -34,10 +38,11 @@ kimg=$KOBJ/arch/x86/boot/bzImage
 mkdir -p "$LOGS" "$(dirname "$log")"
 
 # Base image: busybox, init, modules. Rebuilt when one of them changed.
-base=$B/initramfs-base.cpio
-if [ ! -f "$base" ] || [ "$B/modroot.stamp" -nt "$base" ] ||
+mkdir -p "$GUEST"
+base=$GUEST/initramfs-base.cpio
+if [ ! -f "$base" ] || [ "$MODROOT.stamp" -nt "$base" ] ||
    [ "$TOP/harness/guest/init" -nt "$base" ] || [ /bin/busybox -nt "$base" ]; then
-	r=$B/initramfs-base
+	r=$GUEST/initramfs-base
 	rm -rf "$r"
 	mkdir -p "$r"/{bin,sbin,dev,proc,sys,tmp,lib,root,extra}
 	cp /bin/busybox "$r/bin/busybox"
@@ -51,7 +56,7 @@ if [ ! -f "$base" ] || [ "$B/modroot.stamp" -nt "$base" ] ||
 fi
 
 # Job image: the job, the harness' guest scripts, extra files.
-j=$B/initramfs-job
+j=$GUEST/initramfs-job
 rm -rf "$j"
 mkdir -p "$j/extra" "$j/harness"
 cp -r "$TOP/harness/guest/." "$j/harness/"
@@ -65,20 +70,32 @@ for f in "$@"; do
 	[ -f "$f" ] || die "run.sh: no such file: $f"
 	cp "$f" "$j/extra/"
 done
-(cd "$j" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$B/initramfs-job.cpio"
-cat "$base" "$B/initramfs-job.cpio" > "$B/initrd.cpio"
+(cd "$j" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$GUEST/initramfs-job.cpio"
+cat "$base" "$GUEST/initramfs-job.cpio" > "$GUEST/initrd.cpio"
 
 # Single-threaded TCG: with QEMU 7.2's multi-threaded TCG, a vCPU can run
 # stale translated code across text_poke_bp()'s int3 protocol (reproduced:
 # "Oops: int3" in a function whose static key another vCPU was toggling).
 # Both vCPUs still exist and interleave; QEMU_ACCEL overrides.
 qemu=(qemu-system-x86_64 -accel ${QEMU_ACCEL:-tcg,thread=single} ${QEMU_CPU:--cpu max} -smp 2 -m 1G -no-reboot
-      -kernel "$kimg" -initrd "$B/initrd.cpio" -nic none
+      -kernel "$kimg" -initrd "$GUEST/initrd.cpio" -nic none
       -append "console=ttyS0 loglevel=4 panic=-1 oops=panic softlockup_panic=0 ${GUEST_APPEND:-}")
 
 if [ $interactive = 1 ]; then
 	exec "${qemu[@]}" -nographic
 fi
+
+# The result of a run depends on nothing but what the guest sees.
+key=$({ sha256sum "$kimg" "$base"
+	(cd "$j" && find . -type f | LC_ALL=C sort | xargs -d '\n' sha256sum)
+	echo "${qemu[*]} $timeout"; qemu-system-x86_64 --version; } | sha256sum | cut -d' ' -f1)
+if [ $cache = 1 ] && [ "${MARKERS_NO_CACHE:-0}" != 1 ] && [ -f "$log" ] &&
+   [ "$(cat "$log.passed" 2>/dev/null)" = "$key" ]; then
+	say "run: nothing the guest sees changed since the passing run of $(date -r "$log" '+%F %T'): its log"
+	awk '/<<< DMESG BEGIN >>>/ { skip = 1 } !skip { print } /<<< DMESG END >>>/ { skip = 0 }' "$log"
+	exit 0
+fi
+rm -f "$log.passed"
 
 # Console: all of it to the log; on the terminal, all but the final dmesg
 # dump (which is only there for the splat scan below).
@@ -101,11 +118,12 @@ if [ -z "$end" ]; then
 	exit 2
 fi
 status=$(echo "$end" | sed 's/.*status=\([0-9]*\).*/\1/')
-splat='Oops|BUG:|WARNING:|kernel BUG at|general protection fault|Kernel panic|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|detected stalls? on CPU|self-detected stall|rcu: INFO:|KASAN:|UBSAN:'
+splat='Oops|BUG:|WARNING:|kernel BUG at|general protection fault|Kernel panic|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|detected stalls? on CPU|self-detected stall|rcu: INFO:|KASAN:|UBSAN:|unreferenced object 0x|ODEBUG:|kmemleak: .*(error|failed|disabled)'
 if grep -aEn "$splat" "$log" | grep -av 'MARKERS-TEST' > "$log.splats"; then
 	say "run: kernel splat in the console log ($log):"
 	head -n 20 "$log.splats" >&2
 	exit 3
 fi
 rm -f "$log.splats"
+[ "$status" != 0 ] || echo "$key" > "$log.passed"
 exit "$status"

@@ -5,6 +5,7 @@
 # a KTAP document between KTAP markers, and one MARKERS-TEST line per test.
 
 fails=0
+t0=$(date +%s)
 
 # KUnit: load every test module we built; each runs its suites on load.
 echo "--- KUnit"
@@ -26,6 +27,7 @@ for d in /sys/kernel/debug/kunit/*/; do
 		-e '$s/^not ok 1 /not ok '"$i"' /' "$d/results"
 done
 echo "<<< KTAP END >>>"
+echo "MARKERS-TIME kunit $(( $(date +%s) - t0 ))"
 for m in $mods; do
 	rmmod "$(basename "$m" .ko)" 2>/dev/null
 done
@@ -36,11 +38,13 @@ for t in /harness/tests/*.sh; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .sh)
 	echo "--- $name"
-	if timeout 300 sh "$t"; then
+	t1=$(date +%s)
+	if timeout 600 sh "$t"; then
 		echo "MARKERS-TEST: PASS $name"
 	else
 		echo "MARKERS-TEST: FAIL $name"
 		fails=$((fails + 1))
 	fi
+	echo "MARKERS-TIME $name $(( $(date +%s) - t1 ))"
 done
 exit $((fails > 0))
