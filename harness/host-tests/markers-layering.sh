@@ -1,7 +1,8 @@
 #!/bin/bash
 # The layout of kernel/markers/: the control file is a client of the
-# registry, not a partner (no object of the core uses a symbol of
-# control.o, and control.o uses only the registry's client functions, so
+# registry, not a partner (no object of the core uses a symbol of control.o
+# or of its sinks.o, and control.o uses only the registry's client
+# functions, so
 # the core links and runs with CONFIG_MARKERS_CONTROL=n); <linux/marker.h>
 # and <linux/sdt.h> do not include each other; no C file of ours under
 # kernel/ is over 700 lines, tests excepted.
@@ -13,18 +14,18 @@ ctl=$d/control.o
 [ -f "$ctl" ] || { echo "no $ctl"; exit 1; }
 core=()
 for o in "$d"/*.o; do
-	case $(basename "$o") in control.o|built-in.a) ;; *) core+=("$o") ;; esac
+	case $(basename "$o") in control.o|sinks.o|built-in.a) ;; *) core+=("$o") ;; esac
 done
 echo "core objects: ${core[*]##*/}"
 defs() { nm --defined-only "$@" | awk 'NF == 3 && $2 ~ /[TDBR]/ { print $3 }' | sort -u; }
 undefs() { nm -u "$@" | awk '{ print $NF }' | sort -u; }
 
-bad=$(comm -12 <(defs "$ctl") <(undefs "${core[@]}"))
+bad=$(comm -12 <(defs "$ctl" "$d/sinks.o") <(undefs "${core[@]}"))
 if [ -n "$bad" ]; then
 	echo "the core uses symbols of control.o: $bad"; exit 1
 fi
 used=$(comm -12 <(defs "${core[@]}") <(undefs "$ctl"))
-allowed="marker_add_probe marker_debugfs_dir marker_listing_open marker_name_in_module marker_remove_probe marker_walk_names"
+allowed="marker_change marker_debugfs_dir marker_listing_open marker_name_in_module marker_walk_names"
 for s in $used; do
 	case " $allowed " in *" $s "*) ;; *)
 		echo "control.o uses $s, which is not one of the registry's client functions"; exit 1 ;;

@@ -8,15 +8,15 @@
  *	enable  name GLOB [module MOD] [provider PROV] [to trace|printk]
  *	disable name GLOB [module MOD] [provider PROV] [to trace|printk]
  *
- * The built-in probes go through the registry as any module's probe does:
- * "trace" writes a line per hit into the ftrace ring buffer, "printk" a
- * rate-limited pr_info(). markers.enable= on the command line enables
+ * The built-in probes (sinks.c) go through the registry as any module's
+ * probe does: "trace" writes a line per hit into the ftrace ring buffer,
+ * "printk" a rate-limited pr_info(). markers.enable= on the command line enables
  * names from boot, and in modules as they load. Reading the file gives the
  * listing with hit counts. See Documentation/trace/markers.rst.
  *
- * This file is a client of the registry (core.c): it attaches and
- * detaches through marker_add_probe() and marker_remove_probe(), matches
- * names through marker_walk_names(), creates its own debugfs file and
+ * This file is a client of the registry: it attaches and detaches through
+ * marker_change() (probes.c), all of a write at once, matches names through
+ * marker_walk_names() (core.c), creates its own debugfs file and
  * learns of modules through its own notifier. CONFIG_MARKERS_CONTROL=n
  * leaves it out and changes nothing else.
  */
@@ -31,8 +31,6 @@
 #include <linux/jhash.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
-#include <linux/ratelimit.h>
-#include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -41,24 +39,13 @@
 #include "control.h"
 #include "internal.h"
 
-/* The longest line a built-in probe writes. */
-#define MARKER_HIT_TEXT		256
 /* The most globs in markers.enable=. */
 #define MARKER_BOOT_GLOBS	32
-
-/* One attached built-in probe: its data is this struct. */
-struct marker_builtin {
-	struct hlist_node hnode;	/* in marker_builtins, by key */
-	enum marker_sink sink;
-	bool sdt;
-	char key[];			/* name, or provider:name */
-};
 
 /*
  * marker_control_mutex protects marker_builtins and the globs of
  * markers.enable=, and serializes control writes. It nests outside
- * marker_mutex (taken by marker_add_probe(), marker_remove_probe() and
- * marker_walk_names()).
+ * marker_mutex (taken by marker_change() and marker_walk_names()).
  */
 static DEFINE_MUTEX(marker_control_mutex);
 static DEFINE_HASHTABLE(marker_builtins, 8);
@@ -66,89 +53,6 @@ static DEFINE_HASHTABLE(marker_builtins, 8);
 static u32 marker_control_hash(const char *key)
 {
 	return jhash(key, strlen(key), 0);
-}
-
-/* --- Built-in probes -------------------------------------------------- */
-
-static DEFINE_RATELIMIT_STATE(marker_printk_rs, 5 * HZ, 10);
-
-/* A MARK() hit as text, "name: formatted", into @s. */
-static void marker_hit_text(struct seq_buf *s, const char *key,
-			    const char *fmt, va_list *args)
-{
-	seq_buf_printf(s, "%s: ", key);
-	seq_buf_vprintf(s, fmt, *args);
-}
-
-/* An SDT hit as text, "provider:name arg0=... arg1=...", into @s. */
-static void sdt_hit_text(struct seq_buf *s, const char *key,
-			 const u64 *args, unsigned int nargs)
-{
-	unsigned int i;
-
-	seq_buf_puts(s, key);
-	for (i = 0; i < nargs; i++)
-		seq_buf_printf(s, " arg%u=%lld", i, (long long)args[i]);
-}
-
-/* Write @buf, the text of @s (one byte of room kept), as one trace line. */
-static void marker_trace_line(struct seq_buf *s, char *buf)
-{
-	buf[seq_buf_used(s)] = '\n';
-	__trace_puts(_THIS_IP_, buf, seq_buf_used(s) + 1);
-}
-
-static void marker_trace_probe(void *data, const char *fmt, va_list *args)
-{
-	struct marker_builtin *b = data;
-	char buf[MARKER_HIT_TEXT];
-	struct seq_buf s;
-
-	seq_buf_init(&s, buf, sizeof(buf) - 1);
-	marker_hit_text(&s, b->key, fmt, args);
-	marker_trace_line(&s, buf);
-}
-
-static void marker_printk_probe(void *data, const char *fmt, va_list *args)
-{
-	struct marker_builtin *b = data;
-	DECLARE_SEQ_BUF(s, MARKER_HIT_TEXT);
-
-	if (!__ratelimit(&marker_printk_rs))
-		return;
-	marker_hit_text(&s, b->key, fmt, args);
-	pr_info("%s\n", seq_buf_str(&s));
-}
-
-static void sdt_trace_probe(void *data, const u64 *args, unsigned int nargs)
-{
-	struct marker_builtin *b = data;
-	char buf[MARKER_HIT_TEXT];
-	struct seq_buf s;
-
-	seq_buf_init(&s, buf, sizeof(buf) - 1);
-	sdt_hit_text(&s, b->key, args, nargs);
-	marker_trace_line(&s, buf);
-}
-
-static void sdt_printk_probe(void *data, const u64 *args, unsigned int nargs)
-{
-	struct marker_builtin *b = data;
-	DECLARE_SEQ_BUF(s, MARKER_HIT_TEXT);
-
-	if (!__ratelimit(&marker_printk_rs))
-		return;
-	sdt_hit_text(&s, b->key, args, nargs);
-	pr_info("%s\n", seq_buf_str(&s));
-}
-
-static const void *marker_builtin_func(bool sdt, enum marker_sink sink)
-{
-	if (sdt)
-		return sink == MARKER_SINK_TRACE ? (void *)sdt_trace_probe :
-						   (void *)sdt_printk_probe;
-	return sink == MARKER_SINK_TRACE ? (void *)marker_trace_probe :
-					   (void *)marker_printk_probe;
 }
 
 static struct marker_builtin *marker_builtin_find(const char *key,
@@ -163,45 +67,58 @@ static struct marker_builtin *marker_builtin_find(const char *key,
 	return NULL;
 }
 
-/* Attach a built-in probe; nothing changes on error. */
+/* A built-in probe for (@key, @sink), not attached yet; NULL without memory. */
+static struct marker_builtin *marker_builtin_new(const char *key, bool sdt,
+						 enum marker_sink sink)
+{
+	size_t len = strlen(key) + 1;
+	struct marker_builtin *b;
+
+	b = kzalloc(struct_size(b, key, len), GFP_KERNEL);
+	if (b) {
+		memcpy(b->key, key, len);
+		b->sink = sink;
+		b->sdt = sdt;
+	}
+	return b;
+}
+
+/* The registry's op attaching (@add) or detaching @b. */
+static struct marker_op marker_builtin_op(struct marker_builtin *b, bool add)
+{
+	return (struct marker_op){
+		.key = b->key,
+		.probe = {
+			.func = (marker_probe_func *)marker_builtin_func(b->sdt, b->sink),
+			.data = b,
+			.nargs = -1,
+		},
+		.add = add,
+	};
+}
+
+/* Attach the built-in probe of (@key, @sink); nothing changes on error. */
 static int marker_builtin_attach(const char *key, bool sdt,
 				 enum marker_sink sink)
 {
-	struct marker_probe np = { .nargs = -1 };
 	struct marker_builtin *b;
-	size_t len = strlen(key) + 1;
+	struct marker_op op;
 	int ret;
 
 	lockdep_assert_held(&marker_control_mutex);
 	if (marker_builtin_find(key, sink))
 		return 0;
-	b = kzalloc(struct_size(b, key, len), GFP_KERNEL);
+	b = marker_builtin_new(key, sdt, sink);
 	if (!b)
 		return -ENOMEM;
-	memcpy(b->key, key, len);
-	b->sink = sink;
-	b->sdt = sdt;
-	np.func = (marker_probe_func *)marker_builtin_func(sdt, sink);
-	np.data = b;
-	ret = marker_add_probe(key, &np);
+	op = marker_builtin_op(b, true);
+	ret = marker_change(&op, 1);
 	if (ret) {
 		kfree(b);
 		return ret;
 	}
 	hash_add(marker_builtins, &b->hnode, marker_control_hash(key));
 	return 0;
-}
-
-/* Detach the built-in probe of (@key, @sink), if attached; does not fail. */
-static void marker_builtin_detach(const char *key, enum marker_sink sink)
-{
-	struct marker_builtin *b = marker_builtin_find(key, sink);
-
-	if (!b)
-		return;
-	marker_remove_probe(b->key, marker_builtin_func(b->sdt, b->sink), b);
-	hash_del(&b->hnode);
-	kfree(b);
 }
 
 /* --- Parsing ---------------------------------------------------------- */
@@ -352,17 +269,17 @@ EXPORT_SYMBOL_IF_KUNIT(marker_control_parse);
 
 /* One (key, sink) pair that a write or a boot glob turns on or off. */
 struct marker_switch {
-	struct hlist_node hnode;	/* in marker_change.table */
-	struct list_head list;		/* in marker_change.list, first touch first */
+	struct hlist_node hnode;	/* in marker_plan.table */
+	struct list_head list;		/* in marker_plan.list, first touch first */
 	enum marker_sink sink;
 	bool sdt;
 	bool on;			/* wanted at the end */
-	bool attached;			/* attached by this change */
+	struct marker_builtin *b;	/* the built-in probe to attach or detach */
 	char key[];
 };
 
-/* What one write (or one boot-time enable) changes. */
-struct marker_change {
+/* What one write (or one boot-time enable) wants to change. */
+struct marker_plan {
 	DECLARE_HASHTABLE(table, 8);
 	struct list_head list;
 	const struct marker_cmd *cmd;	/* the command being matched */
@@ -371,9 +288,9 @@ struct marker_change {
 	unsigned int matched;		/* names matched by this command */
 };
 
-static struct marker_change *marker_change_alloc(void)
+static struct marker_plan *marker_plan_alloc(void)
 {
-	struct marker_change *c = kzalloc(sizeof(*c), GFP_KERNEL);
+	struct marker_plan *c = kzalloc(sizeof(*c), GFP_KERNEL);
 
 	if (c) {
 		hash_init(c->table);
@@ -382,7 +299,7 @@ static struct marker_change *marker_change_alloc(void)
 	return c;
 }
 
-static void marker_change_free(struct marker_change *c)
+static void marker_plan_free(struct marker_plan *c)
 {
 	struct marker_switch *sw, *tmp;
 
@@ -394,8 +311,8 @@ static void marker_change_free(struct marker_change *c)
 }
 
 /* Want (@key, @sink) @on at the end of @c. */
-static int marker_change_set(struct marker_change *c, const char *key,
-			     enum marker_sink sink, bool on)
+static int marker_plan_set(struct marker_plan *c, const char *key,
+			   enum marker_sink sink, bool on)
 {
 	u32 hash = marker_control_hash(key) ^ sink;
 	struct marker_switch *sw;
@@ -436,7 +353,7 @@ static bool marker_provider_match(const char *glob, const char *key)
 /* marker_name_fn: does the name match the command of @ctx? */
 static int marker_match_cmd(void *ctx, struct marker_name *mn)
 {
-	struct marker_change *c = ctx;
+	struct marker_plan *c = ctx;
 	const struct marker_cmd *cmd = c->cmd;
 	const char *key = mn->key;
 	int ret;
@@ -461,38 +378,61 @@ static int marker_match_cmd(void *ctx, struct marker_name *mn)
 	c->nkeys++;
 	c->matched++;
 	if (!cmd->any_sink)
-		return marker_change_set(c, key, cmd->sink, cmd->enable);
-	ret = marker_change_set(c, key, MARKER_SINK_TRACE, false);
-	return ret ?: marker_change_set(c, key, MARKER_SINK_PRINTK, false);
+		return marker_plan_set(c, key, cmd->sink, cmd->enable);
+	ret = marker_plan_set(c, key, MARKER_SINK_TRACE, false);
+	return ret ?: marker_plan_set(c, key, MARKER_SINK_PRINTK, false);
 }
 
 /*
- * Apply @c: attach what it turns on (undoing them all if one fails), then
- * detach what it turns off (which cannot fail).
+ * Apply @c, all or nothing: attach the built-in probes it turns on and
+ * detach those it turns off, in one change of the registry (one grace
+ * period for all the detachments).
  */
-static int marker_change_apply(struct marker_change *c)
+static int marker_plan_apply(struct marker_plan *c)
 {
 	struct marker_switch *sw;
-	int ret;
+	struct marker_op *ops;
+	unsigned int n = 0;
+	int ret = 0;
 
 	lockdep_assert_held(&marker_control_mutex);
+	list_for_each_entry(sw, &c->list, list)
+		n++;
+	ops = kvcalloc(n, sizeof(*ops), GFP_KERNEL);
+	if (!ops)
+		return -ENOMEM;
+	n = 0;
 	list_for_each_entry(sw, &c->list, list) {
-		if (!sw->on || marker_builtin_find(sw->key, sw->sink))
+		sw->b = marker_builtin_find(sw->key, sw->sink);
+		if (sw->on == !!sw->b) {
+			sw->b = NULL;		/* already as wanted */
 			continue;
-		ret = marker_builtin_attach(sw->key, sw->sdt, sw->sink);
-		if (ret)
-			goto undo;
-		sw->attached = true;
+		}
+		if (sw->on) {
+			sw->b = marker_builtin_new(sw->key, sw->sdt, sw->sink);
+			if (!sw->b) {
+				ret = -ENOMEM;
+				goto out;
+			}
+		}
+		ops[n++] = marker_builtin_op(sw->b, sw->on);
 	}
-	list_for_each_entry(sw, &c->list, list)
-		if (!sw->on)
-			marker_builtin_detach(sw->key, sw->sink);
-	return 0;
-
-undo:
-	list_for_each_entry(sw, &c->list, list)
-		if (sw->attached)
-			marker_builtin_detach(sw->key, sw->sink);
+	ret = marker_change(ops, n);
+out:
+	list_for_each_entry(sw, &c->list, list) {
+		if (!sw->b)
+			continue;
+		if (sw->on && !ret) {
+			hash_add(marker_builtins, &sw->b->hnode,
+				 marker_control_hash(sw->key));
+		} else if (!sw->on && !ret) {
+			hash_del(&sw->b->hnode);
+			kfree(sw->b);
+		} else if (sw->on) {
+			kfree(sw->b);
+		}
+	}
+	kvfree(ops);
 	return ret;
 }
 
@@ -502,11 +442,11 @@ undo:
  */
 static int marker_control_apply(const struct marker_cmd *cmds, unsigned int n)
 {
-	struct marker_change *c;
+	struct marker_plan *c;
 	unsigned int i;
 	int ret = 0;
 
-	c = marker_change_alloc();
+	c = marker_plan_alloc();
 	if (!c)
 		return -ENOMEM;
 	mutex_lock(&marker_control_mutex);
@@ -521,10 +461,10 @@ static int marker_control_apply(const struct marker_cmd *cmds, unsigned int n)
 			goto out;
 		}
 	}
-	ret = marker_change_apply(c);
+	ret = marker_plan_apply(c);
 out:
 	mutex_unlock(&marker_control_mutex);
-	marker_change_free(c);
+	marker_plan_free(c);
 	return ret;
 }
 
@@ -604,7 +544,7 @@ static char *marker_boot_glob[MARKER_BOOT_GLOBS + 1];
 /* marker_name_fn: does the name match a boot glob (in the module of @ctx)? */
 static int marker_match_boot(void *ctx, struct marker_name *mn)
 {
-	struct marker_change *c = ctx;
+	struct marker_plan *c = ctx;
 	unsigned int i;
 
 	if (!mn->nr_sites || strlen(mn->key) >= MARKER_KEY_MAX)
@@ -617,7 +557,7 @@ static int marker_match_boot(void *ctx, struct marker_name *mn)
 		if (c->nkeys >= MARKER_CONTROL_KEYS)
 			return -E2BIG;
 		c->nkeys++;
-		return marker_change_set(c, mn->key, MARKER_SINK_TRACE, true);
+		return marker_plan_set(c, mn->key, MARKER_SINK_TRACE, true);
 	}
 	return 0;
 }
@@ -625,14 +565,14 @@ static int marker_match_boot(void *ctx, struct marker_name *mn)
 /* Send the names matching markers.enable= (in @mod, or all) to the trace. */
 static void marker_boot_enable(struct module *mod)
 {
-	struct marker_change *c;
+	struct marker_plan *c;
 	struct marker_switch *sw;
 	int ret;
 
 	mutex_lock(&marker_control_mutex);
 	if (!marker_boot_glob[0])
 		goto unlock;
-	c = marker_change_alloc();
+	c = marker_plan_alloc();
 	if (!c) {
 		pr_warn("markers.enable: %d\n", -ENOMEM);
 		goto unlock;
@@ -647,7 +587,7 @@ static void marker_boot_enable(struct module *mod)
 		if (ret)
 			pr_warn("markers.enable: %s: %d\n", sw->key, ret);
 	}
-	marker_change_free(c);
+	marker_plan_free(c);
 unlock:
 	mutex_unlock(&marker_control_mutex);
 }

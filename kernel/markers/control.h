@@ -6,6 +6,7 @@
 #ifndef _KERNEL_MARKERS_CONTROL_H
 #define _KERNEL_MARKERS_CONTROL_H
 
+#include <linux/list.h>
 #include <linux/types.h>
 
 /* The largest write the control file takes, in bytes. */
@@ -32,6 +33,17 @@ struct marker_cmd {
 	bool has_sink;		/* "to" was given */
 	bool any_sink;		/* disable without "to": every sink */
 };
+
+/* One attached built-in probe (sinks.c): its data is this struct. */
+struct marker_builtin {
+	struct hlist_node hnode;	/* in control.c's table, by key */
+	enum marker_sink sink;
+	bool sdt;
+	char key[];			/* name, or provider:name */
+};
+
+/* The built-in probe function of a sink, for MARK() or SDT sites. */
+const void *marker_builtin_func(bool sdt, enum marker_sink sink);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 int marker_control_parse(char *buf, struct marker_cmd *cmds, unsigned int max);

@@ -111,6 +111,10 @@ static void marker_show_state(struct seq_file *m, const struct marker_entry *e)
 	bool probed = e->mn->probes;
 	int err;
 
+	if (e->gone) {
+		seq_puts(m, "gone");
+		return;
+	}
 	if (e->site->kind != MARKER_KIND_SDT) {
 		if (rcu_access_pointer(marker_site_desc(e->site)->probes))
 			seq_puts(m, "armed");

@@ -53,13 +53,15 @@ static int marker_parse_width(const char **fmt, u8 *cls, unsigned int *n,
  * @cls: where to store one enum marker_arg_class per argument, or NULL
  * @max: the room in @cls
  *
- * Flags, width, precision and literal text carry no argument and are
- * skipped; a '*' width or precision is an int argument. Length modifiers
- * hh, h, l, ll, L, z, t and j are honoured with C's default promotions:
- * everything int-sized or smaller is an int.
+ * The grammar is what the kernel's vsnprintf() prints: flags "-+ #0", a
+ * width and a precision (digits, or '*': an int argument), the length
+ * modifiers hh, h, l, ll, L, z and t (with C's default promotions:
+ * everything int-sized or smaller is an int), and the conversions d, i,
+ * u, x, X, o, c, s, p (with its extensions: %pS, %pI4...) and %%. Literal
+ * text carries no argument.
  *
- * Return: the number of arguments, or -EINVAL for a conversion the kernel's
- * vsprintf() has no meaning for, a '%' at the end, or more than @max (or
+ * Return: the number of arguments, or -EINVAL for anything else (j, Z, q,
+ * floating point, %n...), a '%' at the end, or more than @max (or
  * MARKER_MAX_ARGS) arguments.
  */
 int marker_parse_format(const char *fmt, u8 *cls, unsigned int max)
@@ -99,7 +101,6 @@ int marker_parse_format(const char *fmt, u8 *cls, unsigned int max)
 		case 'L':
 		case 'z':
 		case 't':
-		case 'j':
 			fmt++;
 			wide = true;
 			break;

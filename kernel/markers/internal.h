@@ -2,17 +2,22 @@
 /*
  * Kernel markers: what the files of kernel/markers/ share.
  *
- *	core.c		the registry: names, objects and their sites, probes;
- *			the module notifier; the probe API
+ *	api.c		the probe API: argument checks, kernel-doc
+ *	probes.c	attaching and detaching probes, all or nothing
+ *	core.c		the registry: names, objects and their sites; the
+ *			module notifier; init text
  *	format.c	the format grammar (also built into the host tools)
  *	mark.c		MARK() and guard sites: static keys and the hit path
- *	sdt.c		arming SDT sites (kprobes), for core.c
- *	kunit.c		what the KUnit suites read of the registry
- *	debugfs.c	the listing, /sys/kernel/debug/markers/list
+ *	sdt.c		arming SDT sites (kprobes)
+ *	debugfs.c	the listing
  *	control.c	the control file and markers.enable=: a client of the
  *			registry, through the functions under "Clients" below
+ *	sinks.c		the control file's built-in probes
+ *	kunit.c		what the KUnit suites read of the registry
  *
- * The registry's data is protected by marker_mutex; see core.c.
+ * Layers, each calling only those below it: api.c, control.c; probes.c;
+ * core.c; mark.c, sdt.c, format.c. The registry's data is protected by
+ * marker_mutex; see core.c.
  */
 #ifndef _KERNEL_MARKERS_INTERNAL_H
 #define _KERNEL_MARKERS_INTERNAL_H
@@ -40,7 +45,7 @@ struct sdt_site;
 /*
  * One probe: the function, its data, and what it expects of a site: a
  * format (a MARK() probe; NULL for any) or an argument count (an SDT probe;
- * -1 for any).
+ * -1 for any). A format is the str of a struct marker_fmt.
  */
 struct marker_probe {
 	union {
@@ -52,13 +57,20 @@ struct marker_probe {
 	int nargs;
 };
 
+/* The registry's copy of a probe's format. */
+struct marker_fmt {
+	struct list_head node;		/* retired in a struct marker_batch */
+	char str[];
+};
+
 /*
- * The probes of one name, in registration order. Never modified once
+ * The probes of one key, in registration order. Never modified once
  * published: a change makes a new array (copy-on-write), and the old one
  * is freed after a grace period.
  */
 struct marker_probes {
 	struct rcu_head rcu;
+	struct list_head retire;	/* retired in a struct marker_batch */
 	unsigned int nr;
 	struct marker_probe probe[] __counted_by(nr);
 };
@@ -85,6 +97,8 @@ struct marker_entry {
 	struct marker_name *mn;
 	struct list_head name_node;	/* in mn->sites, in object order */
 	struct sdt_site *sdt;		/* an SDT site's arming state (sdt.c) */
+	bool init;			/* in init text */
+	bool gone;			/* ... which was freed */
 };
 
 /* The sites of vmlinux or of one module. */
@@ -124,28 +138,70 @@ static inline const char *marker_object_name(const struct marker_object *obj)
 	return obj->mod ? obj->mod->name : "vmlinux";
 }
 
-/* Under marker_mutex: the name of @key, or NULL. */
+/*
+ * One change of the registry: what arming its sites may need, reserved
+ * before anything is published (so that publishing cannot fail), and what
+ * it leaves to do once marker_mutex is dropped, in marker_batch_finish():
+ * unregister the kprobes of disarmed SDT sites, wait for one grace period
+ * if a probe was detached (@wait), and free the probe arrays and formats
+ * the change retired.
+ */
+struct marker_batch {
+	struct list_head dead_sdt;	/* struct sdt_site (sdt.c) */
+	struct list_head spare_sdt;	/* reserved by sdt_reserve() */
+	struct list_head retired;	/* struct marker_probes */
+	struct list_head formats;	/* struct marker_fmt */
+	bool wait;
+};
+
+void marker_batch_init(struct marker_batch *b);
+void marker_batch_retire(struct marker_batch *b, struct marker_probes *old);
+void marker_batch_finish(struct marker_batch *b);
+
+/* --- The registry (core.c), under marker_mutex ------------------------ */
+
+/* The name of @key, or NULL. */
 struct marker_name *marker_find_name(const char *key);
-
-/* Is the site a MARK() or a guard calling probes, or SDT-armed? */
+/* A new name, not in the registry until marker_insert_name(). */
+struct marker_name *marker_alloc_name(const char *key);
+void marker_insert_name(struct marker_name *mn);
+/* Forget @mn once it has neither sites nor probes. */
+void marker_put_name(struct marker_name *mn);
+/* Point every site of @mn at mn->probes, arming or disarming them. */
+void marker_update_name(struct marker_name *mn, struct marker_batch *b);
+/* Reserve in @b what arming the sites of @mn will need: 0 or -ENOMEM. */
+int marker_reserve_name(struct marker_name *mn, struct marker_batch *b,
+			gfp_t gfp);
+/* Does @site take what @p expects? */
+bool marker_site_accepts_probe(const struct marker_site *site,
+			       const struct marker_probe *p);
+/* Is the site calling probes, or SDT-armed? */
 bool marker_entry_armed(const struct marker_entry *e);
+/* pr_warn() "key at function+off/size: ...", never with a raw address. */
+__printf(2, 3)
+void marker_warn_site(const struct marker_entry *e, const char *fmt, ...);
 
-/* --- MARK() and guard sites (mark.c), called under marker_mutex ------- */
+/* --- MARK() and guard sites (mark.c), under marker_mutex -------------- */
 
 void mark_update_desc(struct marker_desc *desc, struct marker_probes *probes);
 
-/* --- SDT arming (sdt.c), called by core.c under marker_mutex ---------- */
+/* --- SDT sites (sdt.c), under marker_mutex but sdt_reap() ------------- */
 
 /* What the listing says of an SDT site. */
 enum sdt_state {
 	SDT_DORMANT,
 	SDT_KPROBE,		/* an int3 kprobe */
 	SDT_OPTIMIZED,		/* a kprobe optimized into a jump */
-	SDT_ERROR,		/* arming failed; see sdt_error() */
+	SDT_ERROR,		/* arming failed */
 };
 
-void sdt_arm(struct marker_entry *e, struct marker_probes *probes);
-void sdt_disarm(struct marker_entry *e);
+int sdt_reserve(struct marker_entry *e, struct marker_batch *b, gfp_t gfp);
+void sdt_unreserve(struct marker_batch *b);
+void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
+	     struct marker_batch *b);
+void sdt_disarm(struct marker_entry *e, struct marker_batch *b);
+/* Unregister the kprobes @b collected; true if that waited a grace period. */
+bool sdt_reap(struct marker_batch *b);
 enum sdt_state sdt_state(const struct marker_entry *e, int *error);
 unsigned int sdt_faults(const struct marker_entry *e);
 unsigned long sdt_hits(const struct marker_entry *e);
@@ -162,12 +218,20 @@ extern struct dentry *marker_debugfs_dir;
 /* Open the listing on @file; @hits adds the hit-count column. */
 int marker_listing_open(struct file *file, bool hits);
 
-/* --- Clients (control.c) ---------------------------------------------- */
+/* --- Clients (api.c, control.c) --------------------------------------- */
+
+/* One attachment (@add) or detachment of marker_change(). */
+struct marker_op {
+	const char *key;		/* marker name, or "provider:name" */
+	struct marker_probe probe;	/* to detach: func and data */
+	bool add;
+};
+
+int marker_change(const struct marker_op *ops, unsigned int n);
 
 /*
  * Attach a probe to a MARK() name or an SDT "provider:name" (the key), or
- * detach it; the checks of marker_set_probe() and sdt_set_probe() are the
- * caller's. marker_remove_probe() waits for a grace period.
+ * detach it: marker_change() of one.
  */
 int marker_add_probe(const char *key, const struct marker_probe *np);
 int marker_remove_probe(const char *key, const void *func, void *data);
@@ -192,9 +256,10 @@ static inline bool marker_key_is_sdt(const char *key)
 /* --- For the KUnit suites --------------------------------------------- */
 
 #if IS_ENABLED(CONFIG_KUNIT)
-struct marker_probes *marker_alloc_probes(unsigned int nr);
+struct marker_probes *marker_alloc_probes(unsigned int room, gfp_t gfp);
 unsigned int marker_count_sites(const char *key, unsigned int *armed);
 int sdt_site_info(const char *key, void **addr, unsigned int *faults);
+int marker_check_consistency(void);
 extern bool sdt_int3_only;
 #endif
 

@@ -6,7 +6,10 @@
  */
 
 #include <kunit/visibility.h>
+#include <linux/jump_label.h>
+#include <linux/kprobes.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
 
 #include "internal.h"
 
@@ -84,3 +87,68 @@ out:
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(sdt_site_info);
+
+/*
+ * Does what the registry says of @e hold in the text and in kprobes? A
+ * MARK() or guard site calls probes exactly when its static key is on and
+ * its NOP is a jump; an SDT site is armed exactly when an enabled kprobe
+ * sits on it.
+ */
+static bool marker_entry_consistent(struct marker_entry *e)
+{
+	void *code = marker_site_code(e->site);
+	struct marker_desc *desc;
+	bool armed, kprobed;
+	struct kprobe *p;
+
+	if (e->gone)
+		return !marker_entry_armed(e);
+	if (e->site->kind != MARKER_KIND_SDT) {
+		desc = marker_site_desc(e->site);
+		armed = rcu_access_pointer(desc->probes);
+		return armed == static_key_enabled(&desc->key) &&
+		       armed == arch_marker_site_jumps(code);
+	}
+	armed = marker_entry_armed(e);
+	/*
+	 * A kprobe being unoptimized lingers, disabled, after it was
+	 * unregistered, until kprobes' optimizer is done with it.
+	 */
+	rcu_read_lock();
+	p = get_kprobe(code);
+	kprobed = p && !kprobe_disabled(p);
+	rcu_read_unlock();
+	return armed == kprobed;
+}
+
+/**
+ * marker_check_consistency - check the registry against the text, for tests
+ *
+ * Between calls of the probe API (no change in flight), compare what the
+ * registry says of every site with its static key, its text and kprobes,
+ * and that every armed site's key has probes.
+ *
+ * Return: the number of inconsistent sites; each is reported with pr_err().
+ */
+int marker_check_consistency(void)
+{
+	struct marker_object *obj;
+	struct marker_entry *e;
+	int bad = 0;
+
+	mutex_lock(&marker_mutex);
+	list_for_each_entry(obj, &marker_objects, list) {
+		for (e = obj->entry; e < obj->entry + obj->nr; e++) {
+			if (marker_entry_consistent(e) &&
+			    (!marker_entry_armed(e) || e->mn->probes))
+				continue;
+			pr_err("markers: %s in %s: the registry says %s, the text or kprobes disagree\n",
+			       e->mn->key, marker_object_name(obj),
+			       marker_entry_armed(e) ? "armed" : "not armed");
+			bad++;
+		}
+	}
+	mutex_unlock(&marker_mutex);
+	return bad;
+}
+EXPORT_SYMBOL_IF_KUNIT(marker_check_consistency);

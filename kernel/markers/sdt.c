@@ -8,9 +8,12 @@
  * (arch_sdt_parse()) and a kprobe is registered on the NOP; kprobes
  * optimizes it into a jump where it can. At each hit the kprobe's handler
  * fetches the arguments (arch_sdt_fetch()) and calls the probes.
- * sdt_disarm() unregisters the kprobe, which waits for running handlers.
+ * sdt_disarm() stops the site calling probes; sdt_reap() unregisters the
+ * kprobes of every site a change disarmed at once, waiting for running
+ * handlers with one grace period.
  *
- * Everything here runs under marker_mutex, but for the kprobe handler.
+ * Everything here runs under marker_mutex, but for the kprobe handler and
+ * sdt_reap().
  */
 
 #define pr_fmt(fmt) "markers: " fmt
@@ -31,6 +34,7 @@
  */
 struct sdt_site {
 	struct marker_entry *entry;
+	struct list_head dead;		/* in a marker_batch: reserved, disarmed */
 	struct marker_probes __rcu *probes;
 	struct kprobe kp;
 	bool registered;		/* kp is registered */
@@ -156,15 +160,41 @@ static bool sdt_optimized(const struct sdt_site *ss)
 }
 
 /**
+ * sdt_reserve - reserve what arming an SDT site will need
+ * @e: the site
+ * @b: the batch of the change that will arm it
+ * @gfp: how to allocate
+ *
+ * So that arming, once a change is committed, cannot fail for memory.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int sdt_reserve(struct marker_entry *e, struct marker_batch *b, gfp_t gfp)
+{
+	struct sdt_site *ss;
+
+	lockdep_assert_held(&marker_mutex);
+	if (e->sdt || e->gone)
+		return 0;
+	ss = kzalloc(sizeof(*ss), gfp);
+	if (!ss)
+		return -ENOMEM;
+	list_add(&ss->dead, &b->spare_sdt);
+	return 0;
+}
+
+/**
  * sdt_arm - arm an SDT site with probes
  * @e: the site
  * @probes: its key's probes, which the site takes
+ * @b: the batch of the change, with the site's reservation
  *
  * Decode the site's spec once and register its kprobe. A site that cannot
  * be armed (a spec that does not decode, a kprobe refused) keeps the error,
  * shown in the listing, and stays dormant; no other site is affected.
  */
-void sdt_arm(struct marker_entry *e, struct marker_probes *probes)
+void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
+	     struct marker_batch *b)
 {
 	const struct marker_site *site = e->site;
 	struct sdt_site *ss = e->sdt;
@@ -172,19 +202,18 @@ void sdt_arm(struct marker_entry *e, struct marker_probes *probes)
 
 	lockdep_assert_held(&marker_mutex);
 	if (!ss) {
-		/* Out of memory: the site stays dormant (kzalloc() warns). */
-		ss = kzalloc(sizeof(*ss), GFP_KERNEL);
-		if (!ss)
-			return;
+		ss = list_first_entry_or_null(&b->spare_sdt, struct sdt_site, dead);
+		if (WARN_ON_ONCE(!ss))
+			return;		/* not reserved: a bug */
+		list_del(&ss->dead);
 		ss->entry = e;
 		e->sdt = ss;
 		ret = arch_sdt_parse(marker_site_format(site), &ss->prog,
 				     sdt_resolve, e->obj);
 		if (ret < 0) {
 			ss->error = ret;
-			pr_warn("%s at %pS: cannot decode \"%s\": %d\n",
-				marker_site_name(site), marker_site_code(site),
-				marker_site_format(site), ret);
+			marker_warn_site(e, "cannot decode \"%s\": %d\n",
+					 marker_site_format(site), ret);
 		}
 	}
 	if (ss->error)
@@ -200,8 +229,7 @@ void sdt_arm(struct marker_entry *e, struct marker_probes *probes)
 	if (ret) {
 		ss->error = ret;
 		RCU_INIT_POINTER(ss->probes, NULL);
-		pr_warn("%s at %pS: cannot register a kprobe: %d\n",
-			marker_site_name(site), marker_site_code(site), ret);
+		marker_warn_site(e, "cannot register a kprobe: %d\n", ret);
 		return;
 	}
 	ss->registered = true;
@@ -210,21 +238,64 @@ void sdt_arm(struct marker_entry *e, struct marker_probes *probes)
 /**
  * sdt_disarm - disarm an SDT site
  * @e: the site
+ * @b: the batch of the change
  *
- * Unregister its kprobe, which waits for running handlers, and forget its
- * state (an arming error too).
+ * Forget the site's state (an arming error too) and stop it calling
+ * probes; its kprobe is unregistered by sdt_reap() once marker_mutex is
+ * dropped, with those of the other sites the change disarmed.
  */
-void sdt_disarm(struct marker_entry *e)
+void sdt_disarm(struct marker_entry *e, struct marker_batch *b)
 {
 	struct sdt_site *ss = e->sdt;
 
 	lockdep_assert_held(&marker_mutex);
 	if (!ss)
 		return;
-	if (ss->registered)
-		unregister_kprobe(&ss->kp);
+	RCU_INIT_POINTER(ss->probes, NULL);
 	e->sdt = NULL;
-	kfree(ss);
+	list_add_tail(&ss->dead, &b->dead_sdt);
+}
+
+/**
+ * sdt_reap - unregister the kprobes of the sites a change disarmed
+ * @b: the batch of the change
+ *
+ * All in one unregister_kprobes(), which waits for one grace period: after
+ * it, no CPU runs their handlers, nor any probe unpublished before.
+ *
+ * Return: whether it waited for a grace period.
+ */
+bool sdt_reap(struct marker_batch *b)
+{
+	struct sdt_site *ss, *tmp;
+	struct kprobe **kps;
+	unsigned int n = 0;
+
+	list_for_each_entry(ss, &b->dead_sdt, dead)
+		n += ss->registered;
+	if (n) {
+		kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL | __GFP_NOFAIL);
+		n = 0;
+		list_for_each_entry(ss, &b->dead_sdt, dead)
+			if (ss->registered)
+				kps[n++] = &ss->kp;
+		unregister_kprobes(kps, n);
+		kfree(kps);
+	}
+	list_for_each_entry_safe(ss, tmp, &b->dead_sdt, dead)
+		kfree(ss);
+	sdt_unreserve(b);
+	return n;
+}
+
+/* Free the reservations of @b that arming did not use. */
+void sdt_unreserve(struct marker_batch *b)
+{
+	struct sdt_site *ss, *tmp;
+
+	list_for_each_entry_safe(ss, tmp, &b->spare_sdt, dead)
+		kfree(ss);
+	INIT_LIST_HEAD(&b->spare_sdt);
 }
 
 /**

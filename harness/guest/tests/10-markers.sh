@@ -83,7 +83,7 @@ rmmod marker_example
 probe_example name=subsys_read 'format="%d"' || fail "pending probe with another format"
 modprobe marker-example || fail "marker-example with a mismatching probe pending"
 site subsys_read | grep -q ' mismatch 1 ' || fail "no mismatch state: $(site subsys_read)"
-dmesg | grep -q "markers: subsys_read at .* does not match" || fail "no mismatch warning"
+dmesg | grep -q "markers: subsys_read at .* does not match its probes" || fail "no mismatch warning"
 n=$(hits subsys_read)
 trigger
 expect_eq "hits of a mismatching site" "$(hits subsys_read)" "$n"

@@ -78,6 +78,12 @@ static noinline void fire_int(int v)
 	MARK(kunit_int, "%d", v);
 }
 
+/* A site whose format the kernel's vsnprintf() cannot print (%j). */
+static noinline void fire_intmax(long v)
+{
+	MARK(kunit_intmax, "%jd", v);
+}
+
 static const char kunit_buf[] = "marker";
 
 static noinline void fire_classes(void)
@@ -243,7 +249,22 @@ static void markers_test_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hit.nr, 1);
 }
 
-static struct marker_probes *failing_alloc(unsigned int nr)
+/*
+ * A site with a conversion vsnprintf() does not support takes no probe:
+ * not a generic one (it would hand the format to vsnprintf()), not one
+ * asking for that format.
+ */
+static void markers_test_unprintable_site(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, marker_set_probe("kunit_intmax", NULL, record_probe, &hit), -EPERM);
+	KUNIT_EXPECT_EQ(test, marker_set_probe("kunit_intmax", "%jd", record_probe, &hit), -EINVAL);
+	KUNIT_EXPECT_EQ(test, marker_set_probe("kunit_intmax", "%ld", record_probe, &hit), -EPERM);
+	armed_expect(test, "kunit_intmax", 1, 0);
+	fire_intmax(-1);
+	KUNIT_EXPECT_EQ(test, hit.nr, 0);
+}
+
+static struct marker_probes *failing_alloc(unsigned int room, gfp_t gfp)
 {
 	return NULL;
 }
@@ -285,19 +306,20 @@ static void markers_test_parse(struct kunit *test)
 	} counts[] = {
 		{ "", 0 }, { "plain text", 0 }, { "100%%", 0 }, { "%d", 1 },
 		{ "%-08.3lx", 1 }, { "%*d", 2 }, { "%.*s", 2 }, { "%*.*d", 3 },
-		{ "%pS %pI4 %px", 3 }, { "%hhd%hd%d%ld%lld%zd%td%jd", 8 },
+		{ "%pS %pI4 %px", 3 }, { "%hhd%hd%d%ld%lld%zd%td%Ld", 8 },
 		{ "%", -EINVAL }, { "%f", -EINVAL }, { "%n", -EINVAL },
-		{ "%y", -EINVAL }, { "%ls", 1 },
+		{ "%y", -EINVAL }, { "%ls", 1 }, { "%jd", -EINVAL },
+		{ "%Zd", -EINVAL }, { "%qd", -EINVAL }, { "%lf", -EINVAL },
 	};
 	static const char * const same[][2] = {
 		{ "%d", "%i" }, { "%d", "%u" }, { "%d", "%x" }, { "%d", "%c" },
 		{ "%d", "%hhd" }, { "%d", "%hu" }, { "%ld", "%lld" },
-		{ "%lu", "%zu" }, { "%ld", "%td" }, { "%ld", "%jd" },
+		{ "%lu", "%zu" }, { "%ld", "%td" }, { "%ld", "%Lx" },
 		{ "%p", "%pS" }, { "%s", "%-20.5s" }, { "a %d b", "%5d%%" },
 	};
 	static const char * const differ[][2] = {
 		{ "%d", "%ld" }, { "%d", "%s" }, { "%s", "%p" }, { "%p", "%lu" },
-		{ "%d", "%d %d" }, { "%d", "" }, { "%d", "%" },
+		{ "%d", "%d %d" }, { "%d", "" }, { "%d", "%" }, { "%ld", "%jd" },
 	};
 	u8 cls[MARKER_MAX_ARGS];
 	unsigned int i;
@@ -546,6 +568,7 @@ static int markers_test_init(struct kunit *test)
 static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_parse),
 	KUNIT_CASE(markers_test_errors),
+	KUNIT_CASE(markers_test_unprintable_site),
 	KUNIT_CASE(markers_test_enomem),
 	KUNIT_CASE(markers_test_classes),
 	KUNIT_CASE(markers_test_order),

@@ -52,4 +52,15 @@ l_yes:
 	return true;
 }
 
+/*
+ * Is the site at @code patched into its jump (JMP rel8 or rel32), rather
+ * than its NOP? For the registry's consistency checks.
+ */
+static inline bool arch_marker_site_jumps(const void *code)
+{
+	u8 op = *(const u8 *)code;
+
+	return op == 0xe9 || op == 0xeb;
+}
+
 #endif /* _ASM_X86_MARKER_H */

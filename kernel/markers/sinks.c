@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel markers: the built-in probes of the control file.
+ *
+ * Attached by control.c with a struct marker_builtin as their data: "trace"
+ * writes one line per hit into the ftrace ring buffer, "printk" a
+ * rate-limited pr_info() (10 lines per 5 seconds). A MARK() hit is
+ * formatted with the site's own format, "name: ...", an SDT hit as
+ * "provider:name arg0=... arg1=...".
+ */
+
+#define pr_fmt(fmt) "markers: " fmt
+
+#include <linux/kernel.h>
+#include <linux/printk.h>
+#include <linux/ratelimit.h>
+#include <linux/seq_buf.h>
+
+#include "control.h"
+
+/* The longest line a built-in probe writes. */
+#define MARKER_HIT_TEXT		256
+
+static DEFINE_RATELIMIT_STATE(marker_printk_rs, 5 * HZ, 10);
+
+/* A MARK() hit as text, "name: formatted", into @s. */
+static void marker_hit_text(struct seq_buf *s, const char *key,
+			    const char *fmt, va_list *args)
+{
+	seq_buf_printf(s, "%s: ", key);
+	seq_buf_vprintf(s, fmt, *args);
+}
+
+/* An SDT hit as text, "provider:name arg0=... arg1=...", into @s. */
+static void sdt_hit_text(struct seq_buf *s, const char *key,
+			 const u64 *args, unsigned int nargs)
+{
+	unsigned int i;
+
+	seq_buf_puts(s, key);
+	for (i = 0; i < nargs; i++)
+		seq_buf_printf(s, " arg%u=%lld", i, (long long)args[i]);
+}
+
+/* Write @buf, the text of @s (one byte of room kept), as one trace line. */
+static void marker_trace_line(struct seq_buf *s, char *buf)
+{
+	buf[seq_buf_used(s)] = '\n';
+	__trace_puts(_THIS_IP_, buf, seq_buf_used(s) + 1);
+}
+
+static void marker_trace_probe(void *data, const char *fmt, va_list *args)
+{
+	struct marker_builtin *b = data;
+	char buf[MARKER_HIT_TEXT];
+	struct seq_buf s;
+
+	seq_buf_init(&s, buf, sizeof(buf) - 1);
+	marker_hit_text(&s, b->key, fmt, args);
+	marker_trace_line(&s, buf);
+}
+
+static void marker_printk_probe(void *data, const char *fmt, va_list *args)
+{
+	struct marker_builtin *b = data;
+	DECLARE_SEQ_BUF(s, MARKER_HIT_TEXT);
+
+	if (!__ratelimit(&marker_printk_rs))
+		return;
+	marker_hit_text(&s, b->key, fmt, args);
+	pr_info("%s\n", seq_buf_str(&s));
+}
+
+static void sdt_trace_probe(void *data, const u64 *args, unsigned int nargs)
+{
+	struct marker_builtin *b = data;
+	char buf[MARKER_HIT_TEXT];
+	struct seq_buf s;
+
+	seq_buf_init(&s, buf, sizeof(buf) - 1);
+	sdt_hit_text(&s, b->key, args, nargs);
+	marker_trace_line(&s, buf);
+}
+
+static void sdt_printk_probe(void *data, const u64 *args, unsigned int nargs)
+{
+	struct marker_builtin *b = data;
+	DECLARE_SEQ_BUF(s, MARKER_HIT_TEXT);
+
+	if (!__ratelimit(&marker_printk_rs))
+		return;
+	sdt_hit_text(&s, b->key, args, nargs);
+	pr_info("%s\n", seq_buf_str(&s));
+}
+
+/* See control.h. */
+const void *marker_builtin_func(bool sdt, enum marker_sink sink)
+{
+	if (sdt)
+		return sink == MARKER_SINK_TRACE ? (void *)sdt_trace_probe :
+						   (void *)sdt_printk_probe;
+	return sink == MARKER_SINK_TRACE ? (void *)marker_trace_probe :
+					   (void *)marker_printk_probe;
+}
