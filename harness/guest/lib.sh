@@ -48,3 +48,33 @@ wait_listing() {
 		sleep 0.1
 	done
 }
+
+# Grace periods an operation waits for: calls of synchronize_rcu() by the
+# task doing it (kprobes' optimizer, a workqueue, unoptimizes in the
+# background), less those kprobes makes to collect the instruction slots of
+# freed kprobes (collect_garbage_slots(), one each), counted with kprobe
+# events in the trace buffer. gp_count_start COMM clears the buffer and
+# counts the calls of tasks named COMM ("sh" for a write by the shell);
+# gp_count prints the count since, and stops.
+gp_count_start() {
+	T=/sys/kernel/tracing
+	if ! grep -q markers_gp $T/kprobe_events; then
+		echo 'p:markers_gp synchronize_rcu' >> $T/kprobe_events &&
+		echo 'p:markers_gc collect_garbage_slots' >> $T/kprobe_events ||
+			fail "kprobe events on synchronize_rcu, collect_garbage_slots"
+	fi
+	for e in markers_gp markers_gc; do
+		echo "comm == \"$1\"" > $T/events/kprobes/$e/filter ||
+			fail "filter on $e"
+		echo 1 > $T/events/kprobes/$e/enable
+	done
+	echo > $T/trace
+}
+
+gp_count() {
+	T=/sys/kernel/tracing
+	echo 0 > $T/events/kprobes/markers_gp/enable
+	echo 0 > $T/events/kprobes/markers_gc/enable
+	echo $(( $(grep -c ' markers_gp: ' $T/trace) - $(grep -c ' markers_gc: ' $T/trace) ))
+}
+

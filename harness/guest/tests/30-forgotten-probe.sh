@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: GPL-2.0
+# A probe module that unloads with its probes still attached (an exit path
+# that forgot marker_disable_probe() and sdt_disable_probe()): the registry
+# detaches them when the module goes, says so with pr_err, and the sites
+# never call into the freed module.
+. /harness/lib.sh
+
+L=/sys/kernel/debug/markers/list
+M=/lib/modules/$(uname -r)/kernel/kernel/markers/tests
+modprobe marker-example || fail "modprobe marker-example"
+modprobe sdt-example || fail "modprobe sdt-example"
+insmod $M/markers_forgetful.ko || fail "insmod markers_forgetful"
+grep '^subsys_open ' $L | grep -q ' armed 1 ' || fail "subsys_open not armed: $(grep '^subsys_open ' $L)"
+wait_listing sdt_example:read ' optimized 1 ' || fail "sdt_example:read not armed: $(grep sdt_example:read $L)"
+cat /proc/marker-example /proc/sdt-example > /dev/null
+
+rmmod markers_forgetful || fail "rmmod markers_forgetful"
+dmesg | grep -q 'markers: module markers_forgetful left probe forgetful_probe \[markers_forgetful\] attached to subsys_open; detaching it' ||
+	fail "no error for the MARK() probe: $(dmesg | grep 'left probe')"
+dmesg | grep -q 'markers: module markers_forgetful left probe forgetful_sdt_probe \[markers_forgetful\] attached to sdt_example:read; detaching it' ||
+	fail "no error for the SDT probe"
+grep '^subsys_open ' $L | grep -q ' dormant 0 ' || fail "subsys_open still armed: $(grep '^subsys_open ' $L)"
+wait_listing sdt_example:read ' dormant 0 ' || fail "sdt_example:read still armed: $(grep sdt_example:read $L)"
+# The sites fire with no probe left to call into freed text.
+cat /proc/marker-example /proc/sdt-example > /dev/null
+
+# Pending probes of a forgetful module are dropped too.
+rmmod sdt_example marker_example
+insmod $M/markers_forgetful.ko || fail "insmod markers_forgetful, pending"
+grep -q '^subsys_open - "" - pending 1 ' $L || fail "not pending: $(grep subsys_open $L)"
+rmmod markers_forgetful
+grep -q '^subsys_open ' $L && fail "pending probe of an unloaded module left: $(grep subsys_open $L)"
+grep -q '^sdt_example:read ' $L && fail "pending SDT probe of an unloaded module left"
+exit 0

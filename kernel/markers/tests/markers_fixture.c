@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * markers_fixture: sites for the guest tests of kernel markers
+ * (harness/guest/tests/), not a sample.
+ *
+ * - fixture_init, a MARK(), and fixture:init, an SDT site, fire in the
+ *   module's init function with its "value" parameter; fixture:init_bad,
+ *   also there, has an operand spec that does not decode. All three are
+ *   gone once the module is live and its init text freed.
+ * - fixture_intmax: a MARK() whose format the kernel's vsnprintf() cannot
+ *   print (%j); no probe may attach to it.
+ *
+ * Writing anything to /sys/kernel/debug/markers_fixture/fire fires the
+ * live sites.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/marker.h>
+#include <linux/module.h>
+#include <linux/sdt.h>
+
+static int value = 42;
+module_param(value, int, 0444);
+MODULE_PARM_DESC(value, "the argument of the init sites");
+
+static struct dentry *fixture_dir;
+
+static noinline void fixture_intmax(long v)
+{
+	MARK(fixture_intmax, "%jd", v);
+}
+
+static ssize_t fixture_fire(struct file *file, const char __user *buf,
+			    size_t len, loff_t *ppos)
+{
+	fixture_intmax(-1);
+	return len;
+}
+
+static const struct file_operations fixture_fire_fops = {
+	.write = fixture_fire,
+};
+
+static int __init fixture_init(void)
+{
+	MARK(fixture_init, "value %d", value);
+	SDT_PROBE(fixture, init, value);
+	/* "3@": no such size. */
+	asm volatile(SDT_PROBE_ASM(fixture, init_bad, "3@%eax"));
+	fixture_dir = debugfs_create_dir("markers_fixture", NULL);
+	debugfs_create_file("fire", 0200, fixture_dir, NULL, &fixture_fire_fops);
+	return 0;
+}
+
+static void __exit fixture_exit(void)
+{
+	debugfs_remove(fixture_dir);
+}
+
+module_init(fixture_init);
+module_exit(fixture_exit);
+MODULE_DESCRIPTION("Kernel markers: sites for the guest tests");
+MODULE_LICENSE("GPL");
