@@ -8,7 +8,7 @@ H := harness
 SCRIPT ?=
 FILES ?=
 
-.PHONY: all deps graft build check demo bench tools lint run shell kdir clean help
+.PHONY: all deps graft build check stress demo bench tools lint run shell kdir clean help
 
 all: build
 
@@ -29,6 +29,10 @@ check: deps
 	@$(H)/graft.sh && $(H)/build.sh; \
 	BUILD_RC=$$? \
 	$(H)/check.sh
+
+# The reliability tests at full length: storm, module churn, fault injection.
+stress: build
+	@$(H)/stress.sh
 
 demo: build
 	@$(H)/run.sh -t 900 -l build/logs/demo.log $(H)/guest/demo.sh

@@ -65,11 +65,10 @@ host_pid=$!
 # 3. The guest: KUnit + integration tests in one boot.
 guest_rc=0
 if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/arch/x86/boot/bzImage" ]; then
-	# The control-file fuzzer runs in the guest: a static host binary.
-	gcc -static -O2 -Wall -Wextra -o "$B/control-fuzz" \
-		"$TOP/harness/tools/control-fuzz.c" || guest_rc=1
+	# The guest's test programs: static host binaries.
+	guest_tools || guest_rc=1
 	"$TOP/harness/run.sh" -c -t "${CHECK_TIMEOUT:-1200}" -l "$LOGS/check-guest.log" \
-		"$TOP/harness/guest/check.sh" "$B/control-fuzz" || guest_rc=$?
+		"$TOP/harness/guest/check.sh" $GUEST_TOOLS || guest_rc=$?
 	# A second, short boot: markers.enable= on the command line.
 	GUEST_APPEND="markers.enable=module_*,subsys_open,sdt_example:read,[bad" \
 		"$TOP/harness/run.sh" -c -t 300 -l "$LOGS/boot-param-guest.log" \

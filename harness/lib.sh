@@ -34,3 +34,18 @@ KMAKE=(make -C "$KSRC" O="$KOBJ" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc"
 
 say() { printf '%s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# The programs the guest tests run (harness/tools/*.c), built static on the
+# host into $B/tools; their paths in GUEST_TOOLS.
+GUEST_TOOLS=
+guest_tools() {
+	local c t
+	mkdir -p "$B/tools"
+	for c in "$TOP"/harness/tools/*.c; do
+		t=$B/tools/$(basename "$c" .c)
+		if [ ! -x "$t" ] || [ "$c" -nt "$t" ]; then
+			gcc -static -O2 -Wall -Wextra -Werror -o "$t" "$c" || return 1
+		fi
+		GUEST_TOOLS="$GUEST_TOOLS $t"
+	done
+}

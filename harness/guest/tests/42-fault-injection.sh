@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+# Fault injection: with failslab and fail_page_alloc failing one allocation
+# in ten (in a hundred for module loads) of the tasks under test, FAULT_CALLS
+# calls of marker_set_probe(),
+# sdt_set_probe() and their disable counterparts (markers_stress), and
+# FAULT_LOADS loads of a module with sites alternating with control-file
+# writes (module-churn). Every call succeeds or fails with an error,
+# detaching never fails, and the registry agrees with the text and kprobes
+# after each.
+. /harness/lib.sh
+
+M=/lib/modules/$(uname -r)/kernel/kernel/markers/tests
+S=/sys/kernel/debug/markers_stress
+insmod $M/markers_stress.ko || fail "insmod markers_stress"
+for d in failslab fail_page_alloc; do
+	d=/sys/kernel/debug/$d
+	echo 10 > $d/probability
+	echo 1 > $d/interval
+	echo 1000000 > $d/times
+	echo 0 > $d/verbose
+	echo Y > $d/task-filter
+	echo N > $d/ignore-gfp-wait
+done
+echo N > /sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem
+echo 0 > /sys/kernel/debug/fail_page_alloc/min-order
+
+# The file is opened before allocations may fail: only the run may.
+( exec 3> $S/fault; echo 1 > /proc/self/make-it-fail; echo ${FAULT_CALLS:-500} >&3 ) ||
+	fail "fault run"
+r=$(cat $S/fault)
+echo "$r"
+echo "$r" | grep -q "^fault calls ${FAULT_CALLS:-500} failed [0-9]* bad 0 inconsistent 0$" || fail "$r"
+# A module load allocates a few hundred times: fail one in a hundred.
+echo 1 > /sys/kernel/debug/failslab/probability
+echo 1 > /sys/kernel/debug/fail_page_alloc/probability
+r2=$(/extra/module-churn $M/markers_churn.ko markers_churn churn ${FAULT_LOADS:-50} fault 2>&1) ||
+	fail "module-churn under fault injection: $r2"
+echo "$r2"
+injected=0
+for d in failslab fail_page_alloc; do
+	injected=$((injected + 1000000 - $(cat /sys/kernel/debug/$d/times)))
+	echo 0 > /sys/kernel/debug/$d/probability
+done
+echo "failures injected: $injected"
+[ $injected -gt 0 ] || fail "no failure injected"
+expect_eq "inconsistent sites at the end" "$(cat $S/check)" 0
+rmmod markers_stress
+exit 0

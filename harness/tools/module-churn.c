@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * module-churn: load and unload a module with marker sites COUNT times,
+ * with finit_module() and delete_module() (no fork, no exec), and check
+ * the registry after each step.
+ *
+ *	module-churn MODULE.ko MODNAME PREFIX COUNT [fault]
+ *
+ * MODNAME is the module's name, PREFIX that of its marker names. Probes
+ * come from the markers control file ("enable name PREFIX_*" and
+ * "enable name PREFIX:*"), alternating: on odd cycles they are enabled once
+ * the module is live (armed at once) and stay while it goes (pending); on
+ * even cycles those pending probes are armed as the module comes, and
+ * disabled once it is gone.
+ *
+ * With "fault", allocations of the module loads and of the control writes
+ * may fail (this process's /proc/self/make-it-fail is set around them;
+ * failslab and fail_page_alloc are set up by the caller): each must then
+ * succeed or fail with an error, and the registry must still agree with
+ * the text and kprobes (/sys/kernel/debug/markers_stress/check reads 0).
+ *
+ * Unreclaimable slab usage (/proc/meminfo SUnreclaim, after shrinking every
+ * cache, which also empties KASAN's quarantine) is printed before and after,
+ * and the caches that grew by more than 16 kB are named. Exit status 0
+ * when every check held.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define CONTROL	"/sys/kernel/debug/markers/control"
+#define CHECK	"/sys/kernel/debug/markers_stress/check"
+
+static int faulty;
+static int fail_fd = -1;	/* /proc/self/make-it-fail, opened once */
+
+static void make_it_fail(int on)
+{
+	int tries;
+
+	if (!faulty)
+		return;
+	/* Turning it off may itself fail for memory: try again. */
+	for (tries = 0; write(fail_fd, on ? "1" : "0", 1) != 1; tries++) {
+		if (errno != ENOMEM || tries > 1000) {
+			perror("make-it-fail");
+			exit(1);
+		}
+	}
+}
+
+/* Write @cmd to the control file: 0, or the errno. */
+static int control(const char *cmd)
+{
+	int fd = open(CONTROL, O_WRONLY), err = 0;
+
+	if (fd < 0) {
+		perror(CONTROL);
+		exit(1);
+	}
+	make_it_fail(1);
+	if (write(fd, cmd, strlen(cmd)) < 0)
+		err = errno;
+	make_it_fail(0);
+	close(fd);
+	return err;
+}
+
+/* The number of inconsistent sites, from the stress module; 0 without it. */
+static int inconsistent(void)
+{
+	char buf[32] = "";
+	int fd = open(CHECK, O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	if (read(fd, buf, sizeof(buf) - 1) < 0)
+		buf[0] = '\0';
+	close(fd);
+	return atoi(buf);
+}
+
+#define MAX_CACHES	512
+
+/* Bytes in objects of each cache, in glob order; their sum. */
+static long cache_bytes[MAX_CACHES];
+
+static long read_long(const char *dir, const char *file)
+{
+	char path[512], buf[64] = "";
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	if (read(fd, buf, sizeof(buf) - 1) < 0)
+		buf[0] = '\0';
+	close(fd);
+	return atol(buf);
+}
+
+/*
+ * Unreclaimable slab memory in kB (/proc/meminfo SUnreclaim), once every
+ * cache is shrunk; and the bytes of each cache in @bytes. With @before,
+ * say which caches grew by more than 16 kB since.
+ */
+static long slab_kb(long *bytes, const long *before)
+{
+	char line[256], path[512];
+	glob_t g;
+	long kb = -1;
+	size_t i;
+	FILE *f;
+	int fd;
+
+	if (!glob("/sys/kernel/slab/*", 0, NULL, &g)) {
+		for (i = 0; i < g.gl_pathc && i < MAX_CACHES; i++) {
+			snprintf(path, sizeof(path), "%s/shrink", g.gl_pathv[i]);
+			fd = open(path, O_WRONLY);
+			if (fd >= 0) {
+				if (write(fd, "1", 1) < 0)
+					perror(path);
+				close(fd);
+			}
+			bytes[i] = read_long(g.gl_pathv[i], "objects") *
+				   read_long(g.gl_pathv[i], "object_size");
+			if (before && bytes[i] - before[i] > 16384)
+				fprintf(stderr, "slab: %s grew by %ld bytes\n",
+					g.gl_pathv[i], bytes[i] - before[i]);
+		}
+		globfree(&g);
+	}
+	f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "SUnreclaim: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long count, i, loads = 0, failed_loads = 0, failed_writes = 0;
+	unsigned long bad = 0;
+	char enable[128], disable[128];
+	long before, after;
+	int fd, err;
+
+	if (argc < 5) {
+		fprintf(stderr, "usage: module-churn MODULE.ko MODNAME PREFIX COUNT [fault]\n");
+		return 2;
+	}
+	count = strtoul(argv[4], NULL, 0);
+	faulty = argc > 5 && !strcmp(argv[5], "fault");
+	snprintf(enable, sizeof(enable), "enable name %s_*; enable name %s:*",
+		 argv[3], argv[3]);
+	snprintf(disable, sizeof(disable), "disable name %s_*; disable name %s:*",
+		 argv[3], argv[3]);
+	if (faulty) {
+		fail_fd = open("/proc/self/make-it-fail", O_WRONLY);
+		if (fail_fd < 0) {
+			perror("/proc/self/make-it-fail");
+			return 1;
+		}
+	}
+	fd = open(argv[1], O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		perror(argv[1]);
+		return 1;
+	}
+	before = slab_kb(cache_bytes, NULL);
+	for (i = 0; i < count; i++) {
+		make_it_fail(1);
+		err = syscall(SYS_finit_module, fd, "", 0) ? errno : 0;
+		make_it_fail(0);
+		if (err) {
+			failed_loads++;
+			if (!faulty || err != ENOMEM) {
+				fprintf(stderr, "cycle %lu: load: %s\n", i, strerror(err));
+				bad++;
+			}
+		} else {
+			loads++;
+		}
+		bad += inconsistent();
+		if (!err && i % 2 == 1) {
+			err = control(enable);
+			if (err) {
+				failed_writes++;
+				if (!faulty || err != ENOMEM) {
+					fprintf(stderr, "cycle %lu: enable: %s\n", i, strerror(err));
+					bad++;
+				}
+			}
+			bad += inconsistent();
+		}
+		if (syscall(SYS_delete_module, argv[2], O_NONBLOCK) && errno != ENOENT) {
+			fprintf(stderr, "cycle %lu: unload: %s\n", i, strerror(errno));
+			bad++;
+		}
+		bad += inconsistent();
+		if (i % 2 == 0) {
+			/* Matches nothing when nothing was left pending. */
+			err = control(disable);
+			if (err && err != ENOENT) {
+				failed_writes++;
+				if (!faulty || err != ENOMEM) {
+					fprintf(stderr, "cycle %lu: disable: %s\n", i, strerror(err));
+					bad++;
+				}
+			}
+			bad += inconsistent();
+		}
+	}
+	control(disable);
+	{
+		static long now[MAX_CACHES];
+
+		after = slab_kb(now, cache_bytes);
+	}
+	printf("churn cycles %lu loads %lu failed-loads %lu failed-writes %lu bad %lu slab-kb %ld %ld\n",
+	       count, loads, failed_loads, failed_writes, bad, before, after);
+	return bad != 0;
+}

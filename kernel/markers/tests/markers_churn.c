@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * markers_churn: a small module with MARK() and SDT sites, in its init
+ * function and out of it, loaded and unloaded a thousand times by the
+ * module-churn guest test (harness/tools/module-churn.c) with probes on
+ * its names, pending or armed, and under fault injection.
+ */
+
+#include <linux/marker.h>
+#include <linux/module.h>
+#include <linux/sdt.h>
+
+static int churn_value;
+
+static noinline void churn_sites(int v)
+{
+	MARK(churn_mark, "value %d", v);
+	SDT_PROBE(churn, sdt, v);
+	if (MARK_ENABLED(churn_guard))
+		churn_value++;
+}
+
+static int __init churn_init(void)
+{
+	MARK(churn_init, "value %d", churn_value);
+	SDT_PROBE(churn, init, churn_value);
+	churn_sites(churn_value);
+	return 0;
+}
+
+static void __exit churn_exit(void)
+{
+	churn_sites(churn_value);
+}
+
+module_init(churn_init);
+module_exit(churn_exit);
+MODULE_DESCRIPTION("Kernel markers: a module to load and unload");
+MODULE_LICENSE("GPL");
