@@ -101,7 +101,7 @@ rm -f "$log.passed"
 # dump (which is only there for the splat scan below).
 set +e
 timeout -k 10 "$timeout" "${qemu[@]}" -display none -serial stdio -monitor none \
-	< /dev/null 2>&1 | tr -d '\r' | tee "$log" |
+	< /dev/null 2>&1 | stdbuf -oL tr -d '\r' | tee "$log" |
 	awk '/<<< DMESG BEGIN >>>/ { skip = 1 } !skip { print; fflush() } /<<< DMESG END >>>/ { skip = 0 }'
 qrc=${PIPESTATUS[0]}
 set -e

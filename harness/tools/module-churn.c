@@ -119,6 +119,17 @@ static long slab_kb(long *bytes, const long *before)
 	FILE *f;
 	int fd;
 
+	/*
+	 * Drop the dentry and inode caches, and give the RCU callbacks that
+	 * free what an unloaded module leaves behind a second to run.
+	 */
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	if (fd >= 0) {
+		if (write(fd, "3", 1) < 0)
+			perror("drop_caches");
+		close(fd);
+	}
+	sleep(1);
 	if (!glob("/sys/kernel/slab/*", 0, NULL, &g)) {
 		for (i = 0; i < g.gl_pathc && i < MAX_CACHES; i++) {
 			snprintf(path, sizeof(path), "%s/shrink", g.gl_pathv[i]);

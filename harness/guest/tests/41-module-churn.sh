@@ -8,6 +8,7 @@
 . /harness/lib.sh
 
 M=/lib/modules/$(uname -r)/kernel/kernel/markers/tests
+rmmod markers_stress 2>/dev/null	# left by an earlier test's failure
 insmod $M/markers_stress.ko || fail "insmod markers_stress"
 /extra/module-churn $M/markers_churn.ko markers_churn churn 10 > /dev/null ||
 	fail "warm-up"

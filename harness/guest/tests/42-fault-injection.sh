@@ -11,6 +11,7 @@
 
 M=/lib/modules/$(uname -r)/kernel/kernel/markers/tests
 S=/sys/kernel/debug/markers_stress
+rmmod markers_stress 2>/dev/null	# left by an earlier test's failure
 insmod $M/markers_stress.ko || fail "insmod markers_stress"
 for d in failslab fail_page_alloc; do
 	d=/sys/kernel/debug/$d
