@@ -50,7 +50,7 @@ C=/sys/kernel/debug/markers/control
 step "No module needed: enable markers by glob in $C"
 run "modprobe marker-example"
 run "echo 'enable name subsys_*; enable name sdt_example:read' > $C"
-run "grep -E ' armed | optimized ' $C"
+run "grep -E ' armed | call ' $C"
 run "cat /proc/marker-example; cat /proc/sdt-example"
 run "grep -v '^#' /sys/kernel/tracing/trace"
 step "Disable them: no new lines"

@@ -31,6 +31,17 @@ struct marker_site {
 	__s32 name;	/* "name", or "provider:name" for SDT sites and guards */
 	__s32 format;	/* the format; the operand spec of an SDT site */
 	__u32 kind;	/* MARKER_KIND_* */
+	__s32 target;	/* where the NOP jumps when armed; 0 for SDT sites */
+};
+
+/*
+ * One per copy of the call a MARK() site makes on its out-of-line path,
+ * in section __marker_calls: the registry patches it to call the probe of
+ * a name that has one, and __marker_slowpath() otherwise.
+ */
+struct marker_call {
+	__s32 code;	/* the CALL */
+	__s32 desc;	/* the struct marker_desc of its expansion */
 };
 
 #ifdef __KERNEL__
@@ -44,17 +55,39 @@ struct marker_probes;
 
 /*
  * One per MARK(), MARK_ENABLED() or SDT_ENABLED() expansion, shared by the
- * copies of the site that the compiler makes. @key is the static key of
- * those copies; @probes is what a MARK() site calls, published under RCU
- * by the registry (kernel/markers/core.c).
+ * copies of the site that the compiler makes.
+ *
+ * @key: the key of the sites' __jump_table entries. It is never enabled:
+ *	the entries are there so that objtool sees the jumps and kprobes
+ *	keeps off the sites; the registry patches the sites itself, every
+ *	site of a change in one text_poke batch (kernel/markers/mark.c).
+ * @probes: the probes of the name, for __marker_slowpath(); published
+ *	under RCU by the registry.
+ * @data: the data the sites pass to the probe they call directly.
+ * @state: the registry's, under marker_mutex.
+ *
+ * No hit is counted here: a shared write would cost every hit; the
+ * markers control file counts the hits of its own probes.
  */
 struct marker_desc {
 	struct static_key_false key;
 	struct marker_probes __rcu *probes;
-	unsigned long hits;		/* calls while armed (approximate) */
+	void *data;
+	unsigned long state;
 };
 
-#define MARKER_DESC_INIT { .key = STATIC_KEY_FALSE_INIT, .probes = NULL }
+#define MARKER_DESC_INIT	{ .key = STATIC_KEY_FALSE_INIT }
+
+/*
+ * Does [@start, @end] overlap text the registry patches: the calls of
+ * MARK() sites and SDT sites armed with a call? For kprobes.
+ */
+int marker_text_reserved(void *start, void *end);
+#else
+static inline int marker_text_reserved(void *start, void *end)
+{
+	return 0;
+}
 #endif /* CONFIG_MARKERS */
 
 static inline void *marker_site_code(const struct marker_site *site)
@@ -75,6 +108,21 @@ static inline const char *marker_site_name(const struct marker_site *site)
 static inline const char *marker_site_format(const struct marker_site *site)
 {
 	return offset_to_ptr(&site->format);
+}
+
+static inline void *marker_site_target(const struct marker_site *site)
+{
+	return offset_to_ptr(&site->target);
+}
+
+static inline void *marker_call_code(const struct marker_call *call)
+{
+	return offset_to_ptr(&call->code);
+}
+
+static inline struct marker_desc *marker_call_desc(const struct marker_call *call)
+{
+	return offset_to_ptr(&call->desc);
 }
 
 #endif /* __KERNEL__ */

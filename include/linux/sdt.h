@@ -98,6 +98,7 @@ int sdt_disable_probe(const char *provider, const char *name,
 	"	.long 991f - .\n"						\
 	"	.long 992f - .\n"						\
 	"	.long " __stringify(MARKER_KIND_SDT) "\n"			\
+	"	.long 0\n"							\
 	"	.popsection\n"							\
 	"	.pushsection .rodata.str1.1, \"aMS\", @progbits, 1\n"		\
 	"991:	.asciz \"" prov_name "\"\n"					\
@@ -229,6 +230,7 @@ int sdt_disable_probe(const char *provider, const char *name,
 	.long 991f - .;							\
 	.long 992f - .;							\
 	.long MARKER_KIND_SDT;						\
+	.long 0;							\
 	.popsection;							\
 	.pushsection .rodata.str1.1, "aMS", @progbits, 1;		\
 991:	.asciz __stringify(provider:name);				\

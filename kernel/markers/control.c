@@ -31,6 +31,8 @@
 #include <linux/jhash.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -75,12 +77,57 @@ static struct marker_builtin *marker_builtin_new(const char *key, bool sdt,
 	struct marker_builtin *b;
 
 	b = kzalloc(struct_size(b, key, len), GFP_KERNEL);
-	if (b) {
-		memcpy(b->key, key, len);
-		b->sink = sink;
-		b->sdt = sdt;
+	if (!b)
+		return NULL;
+	b->hits = alloc_percpu(unsigned long);
+	if (!b->hits) {
+		kfree(b);
+		return NULL;
 	}
+	memcpy(b->key, key, len);
+	b->sink = sink;
+	b->sdt = sdt;
 	return b;
+}
+
+static void marker_builtin_free_rcu(struct rcu_head *rcu)
+{
+	struct marker_builtin *b = container_of(rcu, struct marker_builtin, rcu);
+
+	free_percpu(b->hits);
+	kfree(b);
+}
+
+/*
+ * Free @b, detached or never attached, once marker_control_hits() cannot
+ * see it any more.
+ */
+static void marker_builtin_free(struct marker_builtin *b)
+{
+	call_rcu(&b->rcu, marker_builtin_free_rcu);
+}
+
+/*
+ * marker_hits_fn: the hits of the built-in probes of a MARK() name, for the
+ * control file's listing. Under marker_mutex, which writers of
+ * marker_builtins do not take inside marker_control_mutex: under RCU.
+ */
+static unsigned long marker_control_hits(const char *key)
+{
+	struct marker_builtin *b;
+	unsigned long n = 0;
+	int cpu;
+
+	rcu_read_lock();
+	hash_for_each_possible_rcu(marker_builtins, b, hnode,
+				   marker_control_hash(key)) {
+		if (strcmp(b->key, key))
+			continue;
+		for_each_possible_cpu(cpu)
+			n += *per_cpu_ptr(b->hits, cpu);
+	}
+	rcu_read_unlock();
+	return n;
 }
 
 /* The registry's op attaching (@add) or detaching @b. */
@@ -114,10 +161,10 @@ static int marker_builtin_attach(const char *key, bool sdt,
 	op = marker_builtin_op(b, true);
 	ret = marker_change(&op, 1);
 	if (ret) {
-		kfree(b);
+		marker_builtin_free(b);
 		return ret;
 	}
-	hash_add(marker_builtins, &b->hnode, marker_control_hash(key));
+	hash_add_rcu(marker_builtins, &b->hnode, marker_control_hash(key));
 	return 0;
 }
 
@@ -423,13 +470,13 @@ out:
 		if (!sw->b)
 			continue;
 		if (sw->on && !ret) {
-			hash_add(marker_builtins, &sw->b->hnode,
-				 marker_control_hash(sw->key));
+			hash_add_rcu(marker_builtins, &sw->b->hnode,
+				     marker_control_hash(sw->key));
 		} else if (!sw->on && !ret) {
-			hash_del(&sw->b->hnode);
-			kfree(sw->b);
+			hash_del_rcu(&sw->b->hnode);
+			marker_builtin_free(sw->b);
 		} else if (sw->on) {
-			kfree(sw->b);
+			marker_builtin_free(sw->b);
 		}
 	}
 	kvfree(ops);
@@ -513,7 +560,7 @@ out:
 
 static int marker_control_open(struct inode *inode, struct file *file)
 {
-	return marker_listing_open(file, true);
+	return marker_listing_open(file, marker_control_hits);
 }
 
 static const struct file_operations marker_control_fops = {

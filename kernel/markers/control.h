@@ -7,6 +7,7 @@
 #define _KERNEL_MARKERS_CONTROL_H
 
 #include <linux/list.h>
+#include <linux/rcupdate.h>
 #include <linux/types.h>
 
 /* The largest write the control file takes, in bytes. */
@@ -36,7 +37,9 @@ struct marker_cmd {
 
 /* One attached built-in probe (sinks.c): its data is this struct. */
 struct marker_builtin {
-	struct hlist_node hnode;	/* in control.c's table, by key */
+	struct hlist_node hnode;	/* in control.c's table, by key; RCU */
+	struct rcu_head rcu;
+	unsigned long __percpu *hits;	/* calls of this probe */
 	enum marker_sink sink;
 	bool sdt;
 	char key[];			/* name, or provider:name */

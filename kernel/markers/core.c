@@ -57,6 +57,7 @@ LIST_HEAD(marker_names);
 
 #define MARKER_HASH_BITS	10
 static DEFINE_HASHTABLE(marker_name_table, MARKER_HASH_BITS);
+/* Every CALL of a MARK() site, by address, for __marker_slowpath(). */
 
 /* --- Names ------------------------------------------------------------ */
 
@@ -193,7 +194,8 @@ bool marker_entry_armed(const struct marker_entry *e)
 	if (e->gone)
 		return false;
 	if (e->site->kind == MARKER_KIND_SDT)
-		return sdt_state(e, NULL) == SDT_KPROBE ||
+		return sdt_state(e, NULL) == SDT_CALL ||
+		       sdt_state(e, NULL) == SDT_KPROBE ||
 		       sdt_state(e, NULL) == SDT_OPTIMIZED;
 	return rcu_access_pointer(marker_site_desc(e->site)->probes);
 }
@@ -238,7 +240,8 @@ static void marker_update_site(struct marker_entry *e,
 		probes = NULL;
 	}
 	if (site->kind != MARKER_KIND_SDT)
-		mark_update_desc(marker_site_desc(site), probes);
+		mark_update_desc(e->obj, marker_site_desc(site),
+				 site->kind == MARKER_KIND_GUARD, probes, b);
 	else if (probes)
 		sdt_arm(e, probes, b);
 	else
@@ -280,6 +283,10 @@ void marker_batch_init(struct marker_batch *b)
 	INIT_LIST_HEAD(&b->spare_sdt);
 	INIT_LIST_HEAD(&b->retired);
 	INIT_LIST_HEAD(&b->formats);
+	INIT_LIST_HEAD(&b->promote);
+	b->patches = NULL;
+	b->npatches = 0;
+	b->room = 0;
 	b->wait = false;
 }
 
@@ -289,6 +296,39 @@ void marker_batch_retire(struct marker_batch *b, struct marker_probes *old)
 	list_add_tail(&old->retire, &b->retired);
 }
 
+/*
+ * See internal.h. Does not fail: a change that has been checked must be
+ * able to patch what it publishes.
+ */
+void marker_batch_patch(struct marker_batch *b, enum marker_insn what,
+			void *code, void *dest)
+{
+	struct marker_patch *p;
+
+	if (b->npatches == b->room) {
+		b->room = max(2 * b->room, 64U);
+		p = kvmalloc_array(b->room, sizeof(*p), GFP_KERNEL | __GFP_NOFAIL);
+		if (b->npatches)
+			memcpy(p, b->patches, b->npatches * sizeof(*p));
+		kvfree(b->patches);
+		b->patches = p;
+	}
+	p = &b->patches[b->npatches++];
+	p->what = what;
+	p->addr = code;
+	p->dest = dest;
+}
+
+/* See internal.h. */
+void marker_batch_apply(struct marker_batch *b)
+{
+	lockdep_assert_held(&marker_mutex);
+	if (b->npatches)
+		arch_marker_patch(b->patches, b->npatches);
+	b->npatches = 0;
+	mark_promote_prepare(b);
+}
+
 /* See internal.h. */
 void marker_batch_finish(struct marker_batch *b)
 {
@@ -296,9 +336,15 @@ void marker_batch_finish(struct marker_batch *b)
 	struct marker_fmt *f, *ftmp;
 
 	lockdep_assert_not_held(&marker_mutex);
-	/* Unregistering the kprobes of disarmed SDT sites waits for one. */
+	kvfree(b->patches);
+	b->patches = NULL;
+	/*
+	 * One grace period for all: unregistering the kprobes of disarmed
+	 * SDT sites waits for one, which also serves everything else.
+	 */
 	if (!sdt_reap(b) && b->wait)
 		synchronize_rcu();
+	mark_promote_finish(b);
 	if (!b->wait) {
 		/* Nothing was detached: nobody waits for the old arrays. */
 		list_for_each_entry_safe(p, tmp, &b->retired, retire)
@@ -313,7 +359,18 @@ void marker_batch_finish(struct marker_batch *b)
 
 /* --- Objects: vmlinux and modules ------------------------------------ */
 
-/* Take the sites of @obj out of the name index, and free @obj. */
+static void marker_free_object(struct rcu_head *rcu)
+{
+	struct marker_object *obj = container_of(rcu, struct marker_object, rcu);
+
+	kvfree(obj->calls);
+	kfree(obj);
+}
+
+/*
+ * Take the sites of @obj out of the name index, and free @obj once
+ * marker_text_reserved() cannot see it any more.
+ */
 static void marker_del_object(struct marker_object *obj)
 {
 	struct marker_entry *e;
@@ -326,8 +383,9 @@ static void marker_del_object(struct marker_object *obj)
 		e->mn->nr_sites--;
 		marker_put_name(e->mn);
 	}
-	list_del(&obj->list);
-	kfree(obj);
+	mark_unhash_calls(obj);
+	list_del_rcu(&obj->list);
+	call_rcu(&obj->rcu, marker_free_object);
 }
 
 /*
@@ -365,7 +423,9 @@ static bool marker_site_in_init(const struct marker_site *site,
  */
 static int marker_add_object(struct module *mod,
 			     const struct marker_site *start,
-			     const struct marker_site *stop)
+			     const struct marker_site *stop,
+			     const struct marker_call *calls,
+			     const struct marker_call *calls_stop)
 {
 	unsigned int i, nr = stop - start;
 	struct marker_object *obj;
@@ -377,10 +437,15 @@ static int marker_add_object(struct module *mod,
 		return -ENOMEM;
 	obj->mod = mod;
 	obj->nr = nr;
+	if (mark_index_calls(obj, calls, calls_stop)) {
+		kfree(obj);
+		return -ENOMEM;
+	}
 
 	marker_batch_init(&b);
 	mutex_lock(&marker_mutex);
-	list_add_tail(&obj->list, &marker_objects);
+	list_add_tail_rcu(&obj->list, &marker_objects);
+	mark_hash_calls(obj);
 	for (i = 0; i < nr; i++) {
 		e = &obj->entry[i];
 		e->site = &start[i];
@@ -410,6 +475,7 @@ static int marker_add_object(struct module *mod,
 			marker_update_site(e, e->mn->probes, !marker_copy_seen(e), &b);
 		cond_resched();
 	}
+	marker_batch_apply(&b);
 	mutex_unlock(&marker_mutex);
 	marker_batch_finish(&b);
 	return 0;
@@ -447,6 +513,9 @@ static void marker_init_text_gone(struct module *mod)
 			sdt_disarm(e, &b);
 		e->gone = true;
 	}
+	if (obj)
+		mark_init_calls_gone(obj);
+	marker_batch_apply(&b);
 	mutex_unlock(&marker_mutex);
 	marker_batch_finish(&b);
 }
@@ -471,6 +540,7 @@ static void marker_module_going(struct module *mod)
 				sdt_disarm(e, &b);
 		marker_del_object(obj);
 	}
+	marker_batch_apply(&b);
 	mutex_unlock(&marker_mutex);
 	/* The kprobes go before the text does: wait here. */
 	marker_batch_finish(&b);
@@ -487,7 +557,9 @@ static int marker_module_notify(struct notifier_block *nb,
 	switch (val) {
 	case MODULE_STATE_COMING:
 		ret = marker_add_object(mod, mod->markers,
-					mod->markers + mod->num_markers);
+					mod->markers + mod->num_markers,
+					mod->marker_calls,
+					mod->marker_calls + mod->num_marker_calls);
 		break;
 	case MODULE_STATE_LIVE:
 		marker_init_text_gone(mod);
@@ -511,7 +583,8 @@ static struct notifier_block marker_module_nb = {
 
 static int __init marker_init(void)
 {
-	int ret = marker_add_object(NULL, __start___markers, __stop___markers);
+	int ret = marker_add_object(NULL, __start___markers, __stop___markers,
+				    __start___marker_calls, __stop___marker_calls);
 
 	if (ret)
 		pr_err("cannot index the sites of vmlinux: %d\n", ret);

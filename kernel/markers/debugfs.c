@@ -24,7 +24,7 @@ struct dentry *marker_debugfs_dir;
  * marker_mutex, from seq_start to seq_stop.
  */
 struct marker_iter {
-	bool hits;			/* the control file: show hit counts */
+	marker_hits_fn *hits;		/* the control file: show hit counts */
 	struct marker_object *obj;	/* NULL once past the sites */
 	unsigned int i;			/* the site in obj */
 	struct marker_name *mn;		/* with !obj: the pending name */
@@ -126,6 +126,9 @@ static void marker_show_state(struct seq_file *m, const struct marker_entry *e)
 	case SDT_ERROR:
 		seq_printf(m, "error(%d)", err);
 		break;
+	case SDT_CALL:
+		seq_puts(m, "call");
+		break;
 	case SDT_KPROBE:
 		seq_puts(m, "kprobe");
 		break;
@@ -151,7 +154,7 @@ static const char *marker_kind_name(u32 kind)
 }
 
 static void marker_show_site(struct seq_file *m, const struct marker_entry *e,
-			     bool hits)
+			     marker_hits_fn *hits)
 {
 	const struct marker_site *site = e->site;
 	void *code = marker_site_code(site);
@@ -178,7 +181,7 @@ static void marker_show_site(struct seq_file *m, const struct marker_entry *e,
 		if (site->kind == MARKER_KIND_SDT)
 			seq_printf(m, " %lu", sdt_hits(e));
 		else if (site->kind == MARKER_KIND_MARK)
-			seq_printf(m, " %lu", READ_ONCE(marker_site_desc(site)->hits));
+			seq_printf(m, " %lu", hits(e->mn->key));
 		else
 			seq_puts(m, " -");
 	}
@@ -211,7 +214,7 @@ static const struct seq_operations marker_seq_ops = {
 };
 
 /* See internal.h. */
-int marker_listing_open(struct file *file, bool hits)
+int marker_listing_open(struct file *file, marker_hits_fn *hits)
 {
 	struct marker_iter *it;
 
@@ -224,7 +227,7 @@ int marker_listing_open(struct file *file, bool hits)
 
 static int marker_list_open(struct inode *inode, struct file *file)
 {
-	return marker_listing_open(file, false);
+	return marker_listing_open(file, NULL);
 }
 
 static const struct file_operations marker_list_fops = {

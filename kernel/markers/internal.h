@@ -101,17 +101,57 @@ struct marker_entry {
 	bool gone;			/* ... which was freed */
 };
 
-/* The sites of vmlinux or of one module. */
+/* A CALL of a MARK() site, as the registry tracks it. */
+struct marker_callsite {
+	struct hlist_node hnode;	/* in the call table, by code; RCU */
+	void *code;
+	struct marker_desc *desc;
+	bool init;			/* in init text */
+	bool gone;			/* ... which was freed */
+};
+
+/*
+ * The sites of vmlinux or of one module, and the calls of its MARK() sites
+ * (sorted by descriptor). In marker_objects under marker_mutex, and under
+ * RCU for marker_text_reserved().
+ */
 struct marker_object {
 	struct list_head list;		/* in marker_objects */
+	struct rcu_head rcu;
 	struct module *mod;		/* NULL for vmlinux */
+	struct marker_callsite *calls;
+	unsigned int ncalls;
 	unsigned int nr;
 	struct marker_entry entry[] __counted_by(nr);
 };
 
-/* The sites of vmlinux, collected by the linker script. */
+/*
+ * The CALLs of the MARK() sites [@start, @stop) of @obj (not yet in
+ * marker_objects), sorted by descriptor: 0 or -ENOMEM.
+ */
+int mark_index_calls(struct marker_object *obj,
+		     const struct marker_call *start,
+		     const struct marker_call *stop);
+/* Add @obj's CALLs to the table marker_call_desc_of() reads, or remove them. */
+void mark_hash_calls(struct marker_object *obj);
+void mark_unhash_calls(struct marker_object *obj);
+
+/* The descriptor of the MARK() CALL at @code, or NULL; under RCU-sched. */
+struct marker_desc *marker_call_desc_of(unsigned long code);
+
+/* The calls of @desc's sites in @obj: *@n of them from the one returned. */
+struct marker_callsite *marker_object_calls(struct marker_object *obj,
+					    struct marker_desc *desc,
+					    unsigned int *n);
+
+/* The sites of vmlinux and their calls, collected by the linker script. */
 extern const struct marker_site __start___markers[];
 extern const struct marker_site __stop___markers[];
+extern const struct marker_call __start___marker_calls[];
+extern const struct marker_call __stop___marker_calls[];
+
+/* The size of a MARK() site's CALL. */
+#define MARKER_CALL_SIZE	5
 
 extern struct mutex marker_mutex;
 extern struct list_head marker_objects;
@@ -151,11 +191,20 @@ struct marker_batch {
 	struct list_head spare_sdt;	/* reserved by sdt_reserve() */
 	struct list_head retired;	/* struct marker_probes */
 	struct list_head formats;	/* struct marker_fmt */
+	struct marker_patch *patches;	/* the instructions to write */
+	unsigned int npatches, room;
+	struct list_head promote;	/* struct mark_promotion (mark.c) */
 	bool wait;
 };
 
 void marker_batch_init(struct marker_batch *b);
 void marker_batch_retire(struct marker_batch *b, struct marker_probes *old);
+/* Queue writing instruction @what at @code (see enum marker_insn). */
+void marker_batch_patch(struct marker_batch *b, enum marker_insn what,
+			void *code, void *dest);
+/* Under marker_mutex, at the end of a change: write what it queued. */
+void marker_batch_apply(struct marker_batch *b);
+/* Once marker_mutex is dropped. */
 void marker_batch_finish(struct marker_batch *b);
 
 /* --- The registry (core.c), under marker_mutex ------------------------ */
@@ -183,17 +232,30 @@ void marker_warn_site(const struct marker_entry *e, const char *fmt, ...);
 
 /* --- MARK() and guard sites (mark.c), under marker_mutex -------------- */
 
-void mark_update_desc(struct marker_desc *desc, struct marker_probes *probes);
+void mark_update_desc(struct marker_object *obj, struct marker_desc *desc,
+		      bool guard, struct marker_probes *probes,
+		      struct marker_batch *b);
+/* After a change's patches are written, and after its grace period. */
+void mark_promote_prepare(struct marker_batch *b);
+void mark_promote_finish(struct marker_batch *b);
+bool mark_desc_direct(const struct marker_desc *desc);
+void mark_init_calls_gone(struct marker_object *obj);
 
 /* --- SDT sites (sdt.c), under marker_mutex but sdt_reap() ------------- */
 
 /* What the listing says of an SDT site. */
 enum sdt_state {
 	SDT_DORMANT,
+	SDT_CALL,		/* patched into a call of the SDT trampoline */
 	SDT_KPROBE,		/* an int3 kprobe */
 	SDT_OPTIMIZED,		/* a kprobe optimized into a jump */
 	SDT_ERROR,		/* arming failed */
 };
+
+/* How SDT sites are armed from now on: a call (default), or a kprobe. */
+extern bool sdt_use_kprobes;
+/* Is [@start, @end] in an SDT site armed with a call? Under RCU. */
+bool sdt_text_reserved(unsigned long start, unsigned long end);
 
 int sdt_reserve(struct marker_entry *e, struct marker_batch *b, gfp_t gfp);
 void sdt_unreserve(struct marker_batch *b);
@@ -215,8 +277,14 @@ struct file;
 /* The debugfs directory "markers", or an error pointer. */
 extern struct dentry *marker_debugfs_dir;
 
-/* Open the listing on @file; @hits adds the hit-count column. */
-int marker_listing_open(struct file *file, bool hits);
+/*
+ * The hits of a MARK() name for the listing's hit column, from its client
+ * (the control file, which counts those of its probes).
+ */
+typedef unsigned long marker_hits_fn(const char *key);
+
+/* Open the listing on @file; @hits, if not NULL, adds the hit column. */
+int marker_listing_open(struct file *file, marker_hits_fn *hits);
 
 /* --- Clients (api.c, control.c) --------------------------------------- */
 

@@ -6,7 +6,6 @@
  */
 
 #include <kunit/visibility.h>
-#include <linux/jump_label.h>
 #include <linux/kprobes.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
@@ -49,7 +48,7 @@ EXPORT_SYMBOL_IF_KUNIT(marker_count_sites);
  *
  * Return: -ENOENT without such a site; else the site's state: a negative
  * error if arming failed, 0 dormant, 1 armed with an int3 kprobe, 2 armed
- * with an optimized kprobe.
+ * with an optimized kprobe, 3 armed with a call.
  */
 int sdt_site_info(const char *key, void **addr, unsigned int *faults)
 {
@@ -76,6 +75,9 @@ int sdt_site_info(const char *key, void **addr, unsigned int *faults)
 		case SDT_OPTIMIZED:
 			ret = 2;
 			break;
+		case SDT_CALL:
+			ret = 3;
+			break;
 		case SDT_ERROR:
 			ret = err;
 			break;
@@ -90,26 +92,43 @@ EXPORT_SYMBOL_IF_KUNIT(sdt_site_info);
 
 /*
  * Does what the registry says of @e hold in the text and in kprobes? A
- * MARK() or guard site calls probes exactly when its static key is on and
- * its NOP is a jump; an SDT site is armed exactly when an enabled kprobe
- * sits on it.
+ * MARK() or guard site calls probes exactly when its NOP is a jump, and
+ * its CALLs go to the probe when it is direct, to the slow path otherwise;
+ * an SDT site armed with a call is a CALL of the trampoline, one armed
+ * with a kprobe has an enabled kprobe on it, and a dormant one has
+ * neither.
  */
 static bool marker_entry_consistent(struct marker_entry *e)
 {
-	void *code = marker_site_code(e->site);
+	void *code = marker_site_code(e->site), *want;
+	struct marker_callsite *call;
+	struct marker_probes *probes;
 	struct marker_desc *desc;
-	bool armed, kprobed;
+	enum sdt_state state;
+	bool armed, calls, kprobed;
 	struct kprobe *p;
+	unsigned int n;
 
 	if (e->gone)
 		return !marker_entry_armed(e);
 	if (e->site->kind != MARKER_KIND_SDT) {
 		desc = marker_site_desc(e->site);
-		armed = rcu_access_pointer(desc->probes);
-		return armed == static_key_enabled(&desc->key) &&
-		       armed == arch_marker_site_jumps(code);
+		probes = rcu_dereference_protected(desc->probes,
+						   lockdep_is_held(&marker_mutex));
+		armed = probes;
+		if (armed != arch_marker_site_jumps(code))
+			return false;
+		want = mark_desc_direct(desc) ? (void *)probes->probe[0].func :
+						(void *)__marker_slowpath;
+		for (call = marker_object_calls(e->obj, desc, &n); n--; call++)
+			if (!call->gone && !arch_marker_call_goes_to(call->code, want))
+				return false;
+		return true;
 	}
-	armed = marker_entry_armed(e);
+	state = sdt_state(e, NULL);
+	calls = state == SDT_CALL;
+	if (arch_sdt_site_calls(code) != calls)
+		return false;
 	/*
 	 * A kprobe being unoptimized lingers, disabled, after it was
 	 * unregistered, until kprobes' optimizer is done with it.
@@ -118,15 +137,15 @@ static bool marker_entry_consistent(struct marker_entry *e)
 	p = get_kprobe(code);
 	kprobed = p && !kprobe_disabled(p);
 	rcu_read_unlock();
-	return armed == kprobed;
+	return kprobed == (state == SDT_KPROBE || state == SDT_OPTIMIZED);
 }
 
 /**
  * marker_check_consistency - check the registry against the text, for tests
  *
  * Between calls of the probe API (no change in flight), compare what the
- * registry says of every site with its static key, its text and kprobes,
- * and that every armed site's key has probes.
+ * registry says of every site with its text and kprobes, and that every
+ * armed site's key has probes.
  *
  * Return: the number of inconsistent sites; each is reported with pr_err().
  */
@@ -142,7 +161,7 @@ int marker_check_consistency(void)
 			if (marker_entry_consistent(e) &&
 			    (!marker_entry_armed(e) || e->mn->probes))
 				continue;
-			pr_err("markers: %s in %s: the registry says %s, the text or kprobes disagree\n",
+			pr_err("markers: %s in %s: the registry says %s; the text or kprobes disagree\n",
 			       e->mn->key, marker_object_name(obj),
 			       marker_entry_armed(e) ? "armed" : "not armed");
 			bad++;

@@ -2,86 +2,438 @@
 /*
  * Kernel markers: MARK() and guard sites, armed and hit.
  *
- * A MARK() expansion (<linux/marker.h>) is a jump label per copy of its
- * site and one struct marker_desc shared by the copies. Arming points the
- * descriptor at the key's probe array and enables its static key, which
- * patches every copy from NOP to a jump to the out-of-line call of
- * __marker_call(); that calls the probes. MARK_ENABLED() and SDT_ENABLED()
- * guards are the same jump label with no call behind it.
+ * A MARK() expansion (<linux/marker.h>) is, per copy of its site, a
+ * jump-label NOP and, out of line, a CALL; one struct marker_desc is
+ * shared by the copies. The registry patches both itself (the jump label's
+ * key is never enabled), every site of a change in one text_poke batch
+ * (marker_batch_patch()):
+ *
+ *	dormant		NOP; CALL __marker_slowpath
+ *	direct		JMP; CALL probe, with desc->data its data
+ *	slow		JMP; CALL __marker_slowpath, which finds desc by the
+ *			CALL's address and calls every probe of desc->probes,
+ *			each with its own va_list
+ *
+ * A name with one probe is direct; with more, slow. The site loads
+ * desc->data before its CALL, so the CALL may only be patched to a probe
+ * once no CPU can still hold older data: dormant to direct needs nothing
+ * (no CPU is past the NOP: the last disarm waited for a grace period),
+ * slow to direct happens after the change's grace period, as a promotion
+ * (mark_promote_prepare(), mark_promote_finish()). Everything else is
+ * safe at once: the slow path ignores the data it is passed.
+ * MARK_ENABLED() and SDT_ENABLED() guards are the jump alone.
  */
 
-#include <linux/jump_label.h>
+#include <linux/hashtable.h>
+#include <linux/kallsyms.h>
 #include <linux/marker.h>
+#include <linux/module.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
 
 #include "internal.h"
 
+/* desc->state: the sites' mode, and a count of changes. */
+#define MARK_MODE		3UL
+#define MARK_DORMANT		0UL
+#define MARK_DIRECT		1UL
+#define MARK_SLOW		2UL
+#define MARK_GEN		4UL
+
+static unsigned long mark_mode(const struct marker_desc *desc)
+{
+	return desc->state & MARK_MODE;
+}
+
+static void mark_set_mode(struct marker_desc *desc, unsigned long mode)
+{
+	desc->state = (desc->state & ~MARK_MODE) + MARK_GEN + mode;
+}
+
+/* Queue the CALLs of @desc's sites in @obj, to @func. */
+static void mark_patch_calls(struct marker_object *obj,
+			     struct marker_desc *desc, void *func,
+			     struct marker_batch *b)
+{
+	struct marker_callsite *call;
+	unsigned int n;
+
+	for (call = marker_object_calls(obj, desc, &n); n--; call++)
+		if (!call->gone)
+			marker_batch_patch(b, MARKER_INSN_CALL, call->code, func);
+}
+
+/* Queue the jumps of @desc's sites in @obj, armed (JMP) or not (NOP). */
+static void mark_patch_jumps(struct marker_object *obj,
+			     struct marker_desc *desc, bool armed,
+			     struct marker_batch *b)
+{
+	struct marker_entry *e;
+
+	for (e = obj->entry; e < obj->entry + obj->nr; e++) {
+		if (e->gone || e->site->kind == MARKER_KIND_SDT ||
+		    marker_site_desc(e->site) != desc)
+			continue;
+		marker_batch_patch(b, armed ? MARKER_INSN_JUMP : MARKER_INSN_NOP,
+				   marker_site_code(e->site),
+				   marker_site_target(e->site));
+	}
+}
+
+/* A slow expansion left with one probe, to make direct (see the top). */
+struct mark_promotion {
+	struct list_head list;
+	struct marker_object *obj;
+	struct marker_desc *desc;
+	unsigned long state;		/* desc->state when queued */
+};
+
+static void mark_queue_promotion(struct marker_object *obj,
+				 struct marker_desc *desc,
+				 struct marker_batch *b)
+{
+	struct mark_promotion *p;
+
+	/* Optional: without memory, the expansion stays slow, and correct. */
+	p = kmalloc(sizeof(*p), GFP_KERNEL | __GFP_NOWARN);
+	if (!p)
+		return;
+	p->obj = obj;
+	p->desc = desc;
+	p->state = desc->state;
+	list_add_tail(&p->list, &b->promote);
+}
+
 /**
  * mark_update_desc - point a MARK() or guard expansion at probes
+ * @obj: the object the expansion is in
  * @desc: the expansion's descriptor, shared by the copies of its site
+ * @guard: a MARK_ENABLED() or SDT_ENABLED() guard, which calls nothing
  * @probes: the probes to call, or NULL for none
+ * @b: the batch of the change
  *
- * Publish @probes to the expansion's sites and set their static key to
- * match: enabled with probes, a NOP again without. Called by the registry
- * under marker_mutex; the caller waits for a grace period before freeing
- * an array it unpublished.
+ * Publish @probes to the expansion's sites and queue the patching of their
+ * jumps and calls to match. Called under marker_mutex, for each site of
+ * the expansion: once the descriptor is up to date, it does nothing.
  */
-void mark_update_desc(struct marker_desc *desc, struct marker_probes *probes)
+void mark_update_desc(struct marker_object *obj, struct marker_desc *desc,
+		      bool guard, struct marker_probes *probes,
+		      struct marker_batch *b)
 {
 	struct marker_probes *cur;
+	unsigned long mode;
 
+	lockdep_assert_held(&marker_mutex);
 	cur = rcu_dereference_protected(desc->probes,
 					lockdep_is_held(&marker_mutex));
 	if (cur == probes)
 		return;
-	if (probes) {
-		rcu_assign_pointer(desc->probes, probes);
-		static_branch_enable(&desc->key);
-	} else {
-		static_branch_disable(&desc->key);
-		RCU_INIT_POINTER(desc->probes, NULL);
+	mode = mark_mode(desc);
+	rcu_assign_pointer(desc->probes, probes);
+	if (!probes) {
+		mark_patch_jumps(obj, desc, false, b);
+		if (mode == MARK_DIRECT)
+			mark_patch_calls(obj, desc, __marker_slowpath, b);
+		mark_set_mode(desc, MARK_DORMANT);
+		return;
+	}
+	if (mode == MARK_DORMANT) {
+		mark_patch_jumps(obj, desc, true, b);
+		if (!guard && probes->nr == 1) {
+			WRITE_ONCE(desc->data, probes->probe[0].data);
+			mark_patch_calls(obj, desc, probes->probe[0].func, b);
+			mark_set_mode(desc, MARK_DIRECT);
+		} else {
+			mark_set_mode(desc, MARK_SLOW);
+		}
+		return;
+	}
+	if (mode == MARK_DIRECT)
+		mark_patch_calls(obj, desc, __marker_slowpath, b);
+	mark_set_mode(desc, MARK_SLOW);
+	/* One probe left: call it directly once older data is gone. */
+	if (!guard && probes->nr == 1)
+		mark_queue_promotion(obj, desc, b);
+}
+
+/* Is @p still what it was queued for: @desc slow with one probe? */
+static struct marker_probes *mark_promotion_valid(struct mark_promotion *p)
+{
+	struct marker_probes *probes;
+
+	probes = rcu_dereference_protected(p->desc->probes,
+					   lockdep_is_held(&marker_mutex));
+	if (p->desc->state != p->state || !probes || probes->nr != 1)
+		return NULL;
+	return probes;
+}
+
+/**
+ * mark_promote_prepare - the first step of making slow expansions direct
+ * @b: the batch of the change that left them with one probe
+ *
+ * Under marker_mutex, once the change's patches are written: the sites'
+ * CALLs go to the slow path, which ignores the data passed to it, so the
+ * probe's data can be stored. The batch then waits for a grace period,
+ * after which no CPU holds older data, and mark_promote_finish() patches
+ * the CALLs to the probe.
+ */
+void mark_promote_prepare(struct marker_batch *b)
+{
+	struct marker_probes *probes;
+	struct mark_promotion *p;
+
+	lockdep_assert_held(&marker_mutex);
+	list_for_each_entry(p, &b->promote, list) {
+		probes = mark_promotion_valid(p);
+		if (probes)
+			WRITE_ONCE(p->desc->data, probes->probe[0].data);
+		b->wait = true;
 	}
 }
 
 /**
- * __marker_call - call the probes of an armed site
- * @desc: the site's descriptor
- * @fmt: the site's format
+ * mark_promote_finish - the last step of making slow expansions direct
+ * @b: the batch, after its grace period, marker_mutex not held
  *
- * Called by MARK() from the out-of-line side of an enabled site, never
- * directly. Each probe gets its own va_list of the site's arguments.
+ * Patch the CALLs of the expansions that did not change meanwhile to
+ * their probe, in one text_poke batch of their own.
  */
-notrace void __marker_call(struct marker_desc *desc, const char *fmt, ...)
+void mark_promote_finish(struct marker_batch *b)
+{
+	struct mark_promotion *p, *tmp;
+	struct marker_probes *probes;
+	struct marker_batch pb;
+
+	if (list_empty(&b->promote))
+		return;
+	marker_batch_init(&pb);
+	mutex_lock(&marker_mutex);
+	list_for_each_entry_safe(p, tmp, &b->promote, list) {
+		probes = mark_promotion_valid(p);
+		if (probes) {
+			mark_patch_calls(p->obj, p->desc, probes->probe[0].func, &pb);
+			mark_set_mode(p->desc, MARK_DIRECT);
+		}
+		list_del(&p->list);
+		kfree(p);
+	}
+	marker_batch_apply(&pb);
+	mutex_unlock(&marker_mutex);
+	marker_batch_finish(&pb);
+}
+
+/* The init text of @obj is freed: so are the CALLs in it. */
+void mark_init_calls_gone(struct marker_object *obj)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&marker_mutex);
+	for (i = 0; i < obj->ncalls; i++)
+		if (obj->calls[i].init)
+			obj->calls[i].gone = true;
+}
+
+/* See internal.h. */
+bool mark_desc_direct(const struct marker_desc *desc)
+{
+	return mark_mode(desc) == MARK_DIRECT;
+}
+
+/* Call the probes of @desc, each with its own copy of @args. */
+static notrace void mark_call_probes(struct marker_desc *desc,
+				     const char *fmt, va_list *args)
 {
 	struct marker_probes *probes;
 	unsigned int i;
-	va_list args;
+	va_list copy;
 
-	/*
-	 * Sites in idle or early entry code: RCU would not wait for them.
-	 * Checked under lockdep, as tracepoints do.
-	 */
-	if (IS_ENABLED(CONFIG_LOCKDEP) &&
-	    WARN_ONCE(!rcu_is_watching(), "marker site where RCU is not watching"))
-		return;
-
-	preempt_disable_notrace();
 	/*
 	 * Raw: preemption is disabled (the RCU read side of this pointer),
 	 * and the lockdep check of rcu_dereference_sched() would double the
 	 * cost of a hit (tracepoints use the raw form for the same reason).
 	 */
 	probes = rcu_dereference_raw(desc->probes);
-	if (probes) {
-		/* Approximate under concurrent hits; no atomic on the hit path. */
-		WRITE_ONCE(desc->hits, READ_ONCE(desc->hits) + 1);
-		for (i = 0; i < probes->nr; i++) {
-			va_start(args, fmt);
-			probes->probe[i].func(probes->probe[i].data, fmt, &args);
-			va_end(args);
-		}
+	for (i = 0; probes && i < probes->nr; i++) {
+		va_copy(copy, *args);
+		probes->probe[i].func(probes->probe[i].data, fmt, &copy);
+		va_end(copy);
 	}
-	preempt_enable_notrace();
+}
+
+/**
+ * __marker_slowpath - call the probes of an armed site
+ * @data: ignored: the data of the probe a direct site would call
+ * @fmt: the site's format
+ * @args: the site's arguments
+ *
+ * Called by MARK() from the out-of-line side of an armed site whose name
+ * has no single probe, with preemption disabled; never directly. The site
+ * is found by the address its CALL returns to.
+ */
+notrace void __marker_slowpath(void *data, const char *fmt, va_list *args)
+{
+	struct marker_desc *desc = marker_call_desc_of(_RET_IP_ - MARKER_CALL_SIZE);
+
+	if (desc)
+		mark_call_probes(desc, fmt, args);
+}
+EXPORT_SYMBOL_GPL(__marker_slowpath);
+
+/**
+ * __marker_call - call the probes of an armed site with many arguments
+ * @desc: the site's descriptor
+ * @fmt: the site's format
+ *
+ * Called by MARK() sites with more arguments than they store in place,
+ * with preemption disabled; never directly. Always the slow path: the
+ * registry patches no call of these.
+ */
+notrace void __marker_call(struct marker_desc *desc, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	mark_call_probes(desc, fmt, &args);
+	va_end(args);
 }
 EXPORT_SYMBOL_GPL(__marker_call);
+
+#ifdef CONFIG_LOCKDEP
+/*
+ * Sites in idle or early entry code: RCU would not wait for them. Checked
+ * under lockdep, as tracepoints do.
+ */
+notrace void __marker_check_rcu(void)
+{
+	WARN_ONCE(!rcu_is_watching(), "marker site where RCU is not watching");
+}
+EXPORT_SYMBOL_GPL(__marker_check_rcu);
+#endif
+
+/* --- The CALLs of MARK() sites, by object and by address ------------ */
+
+/* Every CALL, by its address, for __marker_slowpath(). */
+#define MARK_CALL_HASH_BITS	10
+static DEFINE_HASHTABLE(mark_call_table, MARK_CALL_HASH_BITS);
+
+static int mark_callsite_cmp(const void *a, const void *b)
+{
+	const struct marker_callsite *x = a, *y = b;
+
+	if (x->desc != y->desc)
+		return x->desc < y->desc ? -1 : 1;
+	return x->code < y->code ? -1 : x->code > y->code;
+}
+
+/* See internal.h. */
+int mark_index_calls(struct marker_object *obj,
+		     const struct marker_call *start,
+		     const struct marker_call *stop)
+{
+	unsigned int i, n = stop - start;
+	struct marker_callsite *c;
+
+	if (!n)
+		return 0;
+	c = kvcalloc(n, sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		c[i].code = marker_call_code(&start[i]);
+		c[i].desc = marker_call_desc(&start[i]);
+		c[i].init = obj->mod ?
+			within_module_init((unsigned long)c[i].code, obj->mod) :
+			is_kernel_inittext((unsigned long)c[i].code);
+	}
+	sort(c, n, sizeof(*c), mark_callsite_cmp, NULL);
+	obj->calls = c;
+	obj->ncalls = n;
+	return 0;
+}
+
+/* See internal.h. */
+void mark_hash_calls(struct marker_object *obj)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&marker_mutex);
+	for (i = 0; i < obj->ncalls; i++)
+		hash_add_rcu(mark_call_table, &obj->calls[i].hnode,
+			     (unsigned long)obj->calls[i].code);
+}
+
+/* See internal.h. */
+void mark_unhash_calls(struct marker_object *obj)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&marker_mutex);
+	for (i = 0; i < obj->ncalls; i++)
+		hash_del_rcu(&obj->calls[i].hnode);
+}
+
+/* See internal.h. */
+notrace struct marker_desc *marker_call_desc_of(unsigned long code)
+{
+	struct marker_callsite *c;
+
+	hash_for_each_possible_rcu_notrace(mark_call_table, c, hnode, code)
+		if ((unsigned long)c->code == code)
+			return c->desc;
+	return NULL;
+}
+
+/* See internal.h. */
+struct marker_callsite *marker_object_calls(struct marker_object *obj,
+					    struct marker_desc *desc,
+					    unsigned int *n)
+{
+	unsigned int lo = 0, hi = obj->ncalls, first;
+
+	while (lo < hi) {
+		first = lo + (hi - lo) / 2;
+		if (obj->calls[first].desc < desc)
+			lo = first + 1;
+		else
+			hi = first;
+	}
+	for (first = lo; lo < obj->ncalls && obj->calls[lo].desc == desc; lo++)
+		;
+	*n = lo - first;
+	return obj->calls + first;
+}
+
+/**
+ * marker_text_reserved - does text overlap what the registry patches?
+ * @start: the first byte
+ * @end: the last byte
+ *
+ * For kprobes, which must keep off the CALLs of MARK() sites, patched at
+ * any time, and off SDT sites armed with a call. (The jumps of MARK()
+ * sites are jump-label entries, which kprobes keeps off already.) Called
+ * with preemption disabled.
+ *
+ * Return: 1 if they overlap, else 0.
+ */
+int marker_text_reserved(void *start, void *end)
+{
+	unsigned long s = (unsigned long)start, e = (unsigned long)end, c;
+	struct marker_object *obj;
+	unsigned int i;
+	int ret = 0;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(obj, &marker_objects, list) {
+		for (i = 0; i < obj->ncalls && !ret; i++) {
+			c = (unsigned long)obj->calls[i].code;
+			ret = c <= e && s < c + MARKER_CALL_SIZE;
+		}
+		if (ret)
+			break;
+	}
+	rcu_read_unlock();
+	return ret || sdt_text_reserved(s, e);
+}

@@ -293,6 +293,8 @@ int marker_change(const struct marker_op *ops, unsigned int n)
 			marker_work_commit(w, &b);
 		kfree(w);
 	}
+	if (!ret)
+		marker_batch_apply(&b);
 	mutex_unlock(&marker_mutex);
 	if (ret) {
 		sdt_unreserve(&b);
@@ -369,6 +371,7 @@ static void marker_probes_going(struct module *mod)
 		}
 		marker_work_commit(&w, &b);
 	}
+	marker_batch_apply(&b);
 	mutex_unlock(&marker_mutex);
 	marker_batch_finish(&b);
 }

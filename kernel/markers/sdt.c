@@ -5,44 +5,69 @@
  * An SDT site (<linux/sdt.h>) is a 5-byte NOP and an operand spec saying
  * where each argument lives. When its key gets probes, the registry
  * (core.c) calls sdt_arm(): the spec is decoded once into a program
- * (arch_sdt_parse()) and a kprobe is registered on the NOP; kprobes
- * optimizes it into a jump where it can. At each hit the kprobe's handler
- * fetches the arguments (arch_sdt_fetch()) and calls the probes.
- * sdt_disarm() stops the site calling probes; sdt_reap() unregisters the
- * kprobes of every site a change disarmed at once, waiting for running
- * handlers with one grace period.
+ * (arch_sdt_parse()), then the site is armed by one of two mechanisms:
  *
- * Everything here runs under marker_mutex, but for the kprobe handler and
- * sdt_reap().
+ * call		the default: the NOP is patched into a CALL of the SDT
+ *		trampoline (arch_sdt_trampoline()), in the change's text_poke
+ *		batch. The trampoline saves every register and the flags in a
+ *		struct pt_regs and calls sdt_trampoline_handler(), which finds
+ *		the site by its address in an RCU hash table.
+ * kprobe	a kprobe on the NOP, optimized into a jump where kprobes can
+ *		(the mechanism before; kept to compare, and selected with
+ *		/sys/kernel/debug/markers/sdt_mechanism).
+ *
+ * Either way the handler fetches the arguments (arch_sdt_fetch()) and
+ * calls the probes. sdt_disarm() stops the site calling probes and
+ * unpatches it; sdt_reap(), once marker_mutex is dropped, unregisters the
+ * kprobes of every site a change disarmed at once, or just waits for the
+ * trampoline's running handlers: one grace period.
+ *
+ * Everything here runs under marker_mutex, but the handlers, sdt_reap()
+ * and sdt_text_reserved().
  */
 
 #define pr_fmt(fmt) "markers: " fmt
 
+#include <linux/debugfs.h>
+#include <linux/hashtable.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/percpu.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 #include <kunit/visibility.h>
 #include <asm/sdt.h>
 
 #include "internal.h"
 
 /*
- * An SDT site with probes: its kprobe and its decoded operand spec. A site
- * whose arming failed keeps its state, with @error, until its key loses
- * its probes.
+ * An armed SDT site: its mechanism, its decoded operand spec, and its
+ * probes. A site whose arming failed keeps its state, with @error, until
+ * its key loses its probes.
  */
 struct sdt_site {
 	struct marker_entry *entry;
 	struct list_head dead;		/* in a marker_batch: reserved, disarmed */
+	struct hlist_node hnode;	/* in sdt_calls, while call-armed */
+	void *code;
 	struct marker_probes __rcu *probes;
+	bool called;			/* armed with a call */
+	bool registered;		/* armed with kp */
 	struct kprobe kp;
-	bool registered;		/* kp is registered */
 	int error;			/* arming failed: -errno */
 	atomic_t faults;		/* memory operands that faulted */
-	unsigned long hits;		/* approximate under concurrent hits */
+	unsigned long __percpu *hits;
 	struct sdt_prog prog;
 };
+
+/* Call-armed sites, by address, for the trampoline; under RCU. */
+#define SDT_CALL_BITS	8
+static DEFINE_HASHTABLE(sdt_calls, SDT_CALL_BITS);
+
+/* See internal.h; set in debugfs. */
+bool sdt_use_kprobes;
+EXPORT_SYMBOL_IF_KUNIT(sdt_use_kprobes);
 
 /*
  * Arm SDT sites with int3 kprobes only (a post_handler keeps kprobes from
@@ -112,24 +137,56 @@ static unsigned long sdt_resolve(void *ctx, const char *sym)
 	return m.n == 1 ? m.addr : 0;
 }
 
-static int sdt_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
+/* A hit of @ss, with the registers at the site: fetch, call the probes. */
+static __always_inline void sdt_hit(struct sdt_site *ss, struct pt_regs *regs)
 {
-	struct sdt_site *ss = container_of(kp, struct sdt_site, kp);
 	struct marker_probes *probes;
-	u64 args[SDT_MAX_ARGS];
+	u64 args[SDT_MAX_ARGS] __uninitialized;
 	unsigned int i, faults;
 
-	/* kprobe handlers run with preemption disabled. */
-	probes = rcu_dereference_sched(ss->probes);
+	/* Raw, as in __marker_slowpath(): preemption is disabled. */
+	probes = rcu_dereference_raw(ss->probes);
 	if (!probes)
-		return 0;
-	WRITE_ONCE(ss->hits, READ_ONCE(ss->hits) + 1);
+		return;
+	this_cpu_inc(*ss->hits);
 	faults = arch_sdt_fetch(&ss->prog, regs, args);
 	if (unlikely(faults))
 		atomic_add(faults, &ss->faults);
 	for (i = 0; i < probes->nr; i++)
 		probes->probe[i].sdt_func(probes->probe[i].data, args,
 					  ss->prog.nargs);
+}
+
+/**
+ * sdt_trampoline_handler - a hit of an SDT site armed with a call
+ * @regs: the registers and flags at the site; @regs->ip is the address
+ *	  right after the site's CALL
+ *
+ * Called by arch_sdt_trampoline() only.
+ */
+notrace void sdt_trampoline_handler(struct pt_regs *regs)
+{
+	void *code = (void *)(instruction_pointer(regs) - MARKER_CALL_SIZE);
+	struct sdt_site *ss;
+
+	regs->sp = (unsigned long)regs + SDT_TRAMPOLINE_FRAME;
+	preempt_disable_notrace();
+	hash_for_each_possible_rcu_notrace(sdt_calls, ss, hnode,
+					   (unsigned long)code) {
+		if (ss->code == code) {
+			sdt_hit(ss, regs);
+			break;
+		}
+	}
+	preempt_enable_notrace();
+}
+
+NOKPROBE_SYMBOL(sdt_trampoline_handler);
+
+static int sdt_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	/* kprobe handlers run with preemption disabled. */
+	sdt_hit(container_of(kp, struct sdt_site, kp), regs);
 	return 0;
 }
 
@@ -159,6 +216,43 @@ static bool sdt_optimized(const struct sdt_site *ss)
 	return ret;
 }
 
+/* Is a kprobe registered at @addr, enabled or not? */
+static bool sdt_kprobe_at(void *addr)
+{
+	bool ret;
+
+	rcu_read_lock();
+	ret = get_kprobe(addr);
+	rcu_read_unlock();
+	return ret;
+}
+
+/* See internal.h. */
+bool sdt_text_reserved(unsigned long start, unsigned long end)
+{
+	struct sdt_site *ss;
+	unsigned int bkt;
+	unsigned long c;
+	bool ret = false;
+
+	rcu_read_lock();
+	hash_for_each_rcu(sdt_calls, bkt, ss, hnode) {
+		c = (unsigned long)ss->code;
+		if (c <= end && start < c + MARKER_CALL_SIZE) {
+			ret = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+static void sdt_free(struct sdt_site *ss)
+{
+	free_percpu(ss->hits);
+	kfree(ss);
+}
+
 /**
  * sdt_reserve - reserve what arming an SDT site will need
  * @e: the site
@@ -179,8 +273,32 @@ int sdt_reserve(struct marker_entry *e, struct marker_batch *b, gfp_t gfp)
 	ss = kzalloc(sizeof(*ss), gfp);
 	if (!ss)
 		return -ENOMEM;
+	ss->hits = alloc_percpu_gfp(unsigned long, gfp);
+	if (!ss->hits) {
+		kfree(ss);
+		return -ENOMEM;
+	}
 	list_add(&ss->dead, &b->spare_sdt);
 	return 0;
+}
+
+/* Arm @ss with a kprobe; on failure, its error. */
+static void sdt_arm_kprobe(struct sdt_site *ss)
+{
+	int ret;
+
+	ss->kp.addr = ss->code;
+	ss->kp.pre_handler = sdt_kprobe_pre;
+	if (sdt_int3_only)
+		ss->kp.post_handler = sdt_kprobe_post;
+	ret = register_kprobe(&ss->kp);
+	if (ret) {
+		ss->error = ret;
+		RCU_INIT_POINTER(ss->probes, NULL);
+		marker_warn_site(ss->entry, "cannot register a kprobe: %d\n", ret);
+		return;
+	}
+	ss->registered = true;
 }
 
 /**
@@ -189,9 +307,10 @@ int sdt_reserve(struct marker_entry *e, struct marker_batch *b, gfp_t gfp)
  * @probes: its key's probes, which the site takes
  * @b: the batch of the change, with the site's reservation
  *
- * Decode the site's spec once and register its kprobe. A site that cannot
- * be armed (a spec that does not decode, a kprobe refused) keeps the error,
- * shown in the listing, and stays dormant; no other site is affected.
+ * Decode the site's spec once, and arm it by the current mechanism. A
+ * site that cannot be armed (a spec that does not decode, a kprobe
+ * refused) keeps the error, shown in the listing, and stays dormant; no
+ * other site is affected.
  */
 void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
 	     struct marker_batch *b)
@@ -207,6 +326,7 @@ void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
 			return;		/* not reserved: a bug */
 		list_del(&ss->dead);
 		ss->entry = e;
+		ss->code = marker_site_code(site);
 		e->sdt = ss;
 		ret = arch_sdt_parse(marker_site_format(site), &ss->prog,
 				     sdt_resolve, e->obj);
@@ -219,20 +339,27 @@ void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
 	if (ss->error)
 		return;
 	rcu_assign_pointer(ss->probes, probes);
-	if (ss->registered)
+	if (ss->called || ss->registered)
 		return;
-	ss->kp.addr = marker_site_code(site);
-	ss->kp.pre_handler = sdt_kprobe_pre;
-	if (sdt_int3_only)
-		ss->kp.post_handler = sdt_kprobe_post;
-	ret = register_kprobe(&ss->kp);
-	if (ret) {
-		ss->error = ret;
-		RCU_INIT_POINTER(ss->probes, NULL);
-		marker_warn_site(e, "cannot register a kprobe: %d\n", ret);
+	if (sdt_use_kprobes) {
+		sdt_arm_kprobe(ss);
 		return;
 	}
-	ss->registered = true;
+	/*
+	 * Reserved from now on (sdt_text_reserved()): kprobes keeps off. One
+	 * already there, say one of ours still being unoptimized, would
+	 * write its saved bytes over the call: refuse the site instead.
+	 */
+	hash_add_rcu(sdt_calls, &ss->hnode, (unsigned long)ss->code);
+	if (sdt_kprobe_at(ss->code)) {
+		hash_del_rcu(&ss->hnode);
+		ss->error = -EBUSY;
+		RCU_INIT_POINTER(ss->probes, NULL);
+		marker_warn_site(e, "a kprobe is on the site: %d\n", -EBUSY);
+		return;
+	}
+	marker_batch_patch(b, MARKER_INSN_SDT_CALL, ss->code, NULL);
+	ss->called = true;
 }
 
 /**
@@ -240,9 +367,10 @@ void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
  * @e: the site
  * @b: the batch of the change
  *
- * Forget the site's state (an arming error too) and stop it calling
- * probes; its kprobe is unregistered by sdt_reap() once marker_mutex is
- * dropped, with those of the other sites the change disarmed.
+ * Forget the site's state (an arming error too), stop it calling probes
+ * and queue the patching of its CALL back into a NOP; its kprobe, or its
+ * memory, goes in sdt_reap() once marker_mutex is dropped, with those of
+ * the other sites the change disarmed.
  */
 void sdt_disarm(struct marker_entry *e, struct marker_batch *b)
 {
@@ -252,16 +380,23 @@ void sdt_disarm(struct marker_entry *e, struct marker_batch *b)
 	if (!ss)
 		return;
 	RCU_INIT_POINTER(ss->probes, NULL);
+	if (ss->called) {
+		hash_del_rcu(&ss->hnode);
+		if (!e->gone)
+			marker_batch_patch(b, MARKER_INSN_SDT_NOP, ss->code, NULL);
+		b->wait = true;
+	}
 	e->sdt = NULL;
 	list_add_tail(&ss->dead, &b->dead_sdt);
 }
 
 /**
- * sdt_reap - unregister the kprobes of the sites a change disarmed
+ * sdt_reap - finish disarming the sites of a change
  * @b: the batch of the change
  *
- * All in one unregister_kprobes(), which waits for one grace period: after
- * it, no CPU runs their handlers, nor any probe unpublished before.
+ * The kprobes of its sites in one unregister_kprobes(), which waits for
+ * one grace period: after it, no CPU runs their handlers, nor the
+ * trampoline's, nor any probe unpublished before. Then free the sites.
  *
  * Return: whether it waited for a grace period.
  */
@@ -281,9 +416,13 @@ bool sdt_reap(struct marker_batch *b)
 				kps[n++] = &ss->kp;
 		unregister_kprobes(kps, n);
 		kfree(kps);
+	} else if (!list_empty(&b->dead_sdt)) {
+		/* Call-armed sites: wait for the trampoline's handlers. */
+		synchronize_rcu();
+		n = 1;
 	}
 	list_for_each_entry_safe(ss, tmp, &b->dead_sdt, dead)
-		kfree(ss);
+		sdt_free(ss);
 	sdt_unreserve(b);
 	return n;
 }
@@ -294,7 +433,7 @@ void sdt_unreserve(struct marker_batch *b)
 	struct sdt_site *ss, *tmp;
 
 	list_for_each_entry_safe(ss, tmp, &b->spare_sdt, dead)
-		kfree(ss);
+		sdt_free(ss);
 	INIT_LIST_HEAD(&b->spare_sdt);
 }
 
@@ -317,6 +456,8 @@ enum sdt_state sdt_state(const struct marker_entry *e, int *error)
 			*error = ss->error;
 		return SDT_ERROR;
 	}
+	if (ss->called)
+		return SDT_CALL;
 	if (!ss->registered)
 		return SDT_DORMANT;
 	return sdt_optimized(ss) ? SDT_OPTIMIZED : SDT_KPROBE;
@@ -328,8 +469,58 @@ unsigned int sdt_faults(const struct marker_entry *e)
 	return e->sdt ? atomic_read(&e->sdt->faults) : 0;
 }
 
-/* The hits of @e since it was armed (approximate). */
+/* The hits of @e since it was armed. */
 unsigned long sdt_hits(const struct marker_entry *e)
 {
-	return e->sdt ? READ_ONCE(e->sdt->hits) : 0;
+	unsigned long n = 0;
+	int cpu;
+
+	if (!e->sdt)
+		return 0;
+	for_each_possible_cpu(cpu)
+		n += *per_cpu_ptr(e->sdt->hits, cpu);
+	return n;
 }
+
+/* --- /sys/kernel/debug/markers/sdt_mechanism -------------------------- */
+
+static ssize_t sdt_mechanism_read(struct file *file, char __user *ubuf,
+				  size_t len, loff_t *ppos)
+{
+	const char *m = READ_ONCE(sdt_use_kprobes) ? "kprobe\n" : "call\n";
+
+	return simple_read_from_buffer(ubuf, len, ppos, m, strlen(m));
+}
+
+/*
+ * "call" or "kprobe": how SDT sites are armed from now on. Sites armed
+ * already keep their mechanism until disarmed.
+ */
+static ssize_t sdt_mechanism_write(struct file *file, const char __user *ubuf,
+				   size_t len, loff_t *ppos)
+{
+	char buf[8] = "";
+
+	if (len >= sizeof(buf) || copy_from_user(buf, ubuf, len))
+		return -EINVAL;
+	if (!strcmp(strim(buf), "call"))
+		WRITE_ONCE(sdt_use_kprobes, false);
+	else if (!strcmp(strim(buf), "kprobe"))
+		WRITE_ONCE(sdt_use_kprobes, true);
+	else
+		return -EINVAL;
+	return len;
+}
+
+static const struct file_operations sdt_mechanism_fops = {
+	.read = sdt_mechanism_read,
+	.write = sdt_mechanism_write,
+};
+
+static int __init sdt_debugfs_init(void)
+{
+	debugfs_create_file("sdt_mechanism", 0600, marker_debugfs_dir, NULL,
+			    &sdt_mechanism_fops);
+	return 0;
+}
+late_initcall(sdt_debugfs_init);

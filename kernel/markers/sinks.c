@@ -12,6 +12,7 @@
 #define pr_fmt(fmt) "markers: " fmt
 
 #include <linux/kernel.h>
+#include <linux/percpu.h>
 #include <linux/printk.h>
 #include <linux/ratelimit.h>
 #include <linux/seq_buf.h>
@@ -55,6 +56,7 @@ static void marker_trace_probe(void *data, const char *fmt, va_list *args)
 	char buf[MARKER_HIT_TEXT];
 	struct seq_buf s;
 
+	this_cpu_inc(*b->hits);
 	seq_buf_init(&s, buf, sizeof(buf) - 1);
 	marker_hit_text(&s, b->key, fmt, args);
 	marker_trace_line(&s, buf);
@@ -65,6 +67,7 @@ static void marker_printk_probe(void *data, const char *fmt, va_list *args)
 	struct marker_builtin *b = data;
 	DECLARE_SEQ_BUF(s, MARKER_HIT_TEXT);
 
+	this_cpu_inc(*b->hits);
 	if (!__ratelimit(&marker_printk_rs))
 		return;
 	marker_hit_text(&s, b->key, fmt, args);
@@ -77,6 +80,7 @@ static void sdt_trace_probe(void *data, const u64 *args, unsigned int nargs)
 	char buf[MARKER_HIT_TEXT];
 	struct seq_buf s;
 
+	this_cpu_inc(*b->hits);
 	seq_buf_init(&s, buf, sizeof(buf) - 1);
 	sdt_hit_text(&s, b->key, args, nargs);
 	marker_trace_line(&s, buf);
@@ -87,6 +91,7 @@ static void sdt_printk_probe(void *data, const u64 *args, unsigned int nargs)
 	struct marker_builtin *b = data;
 	DECLARE_SEQ_BUF(s, MARKER_HIT_TEXT);
 
+	this_cpu_inc(*b->hits);
 	if (!__ratelimit(&marker_printk_rs))
 		return;
 	sdt_hit_text(&s, b->key, args, nargs);

@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # SDT sites in a running kernel: listed with their operand specs, armed
-# through optimized kprobes and through int3 (optimization off), arguments
-# decoded, the module unloaded under an armed probe, EPERM on a count
-# mismatch.
+# with a call of the trampoline, and through optimized kprobes and int3
+# (optimization off) once the mechanism is switched, arguments decoded,
+# the module unloaded under an armed probe, EPERM on a count mismatch.
 . /harness/lib.sh
 
 L=/sys/kernel/debug/markers/list
 OPT=/proc/sys/debug/kprobes-optimization
+MECH=/sys/kernel/debug/markers/sdt_mechanism
 hits() { dmesg | grep -c "sdt_probe_example: $1"; }
 
 grep -q '^module:live sdt "8@%r[a-z0-9]*" do_init_module+' $L || fail "vmlinux SDT site: $(grep module:live $L)"
@@ -19,13 +20,33 @@ grep -q '^sdt_example:types sdt "-1@[^ ]* 1@[^ ]* -2@[^ ]* 2@[^ ]* -4@[^ ]* 4@[^
 	fail "operand sizes: $(grep sdt_example:types $L)"
 grep -q '^sdt_example:from_asm sdt "-8@%rax 8@%rsi" ' $L || fail ".S site spec"
 
+# A call of the trampoline, the default mechanism.
+expect_eq "mechanism" "$(cat $MECH)" "call"
+sdt_probe_example name=types nargs=8 || fail "attach to types"
+grep -q '^sdt_example:types .* call 1 ' $L || fail "not a call: $(grep sdt_example:types $L)"
+n=$(hits "sdt_example:types")
+cat /proc/sdt-example
+expect_eq "types hits" "$(hits "sdt_example:types")" "$((n + 1))"
+dmesg | grep -q "sdt_probe_example: sdt_example:types arg0=-1 arg1=255 arg2=-2 arg3=65535 arg4=-3 arg5=4294967294 arg6=-4 arg7=-1$" ||
+	fail "decoded arguments: $(dmesg | grep 'sdt_example:types arg' | tail -n 1)"
+# A kprobe on a site armed with a call is refused; dormant, it is not.
+at=$(grep '^sdt_example:types ' $L | sed 's/.*" \([^ ]*\)\/0x[0-9a-f]* .*/\1/')
+KE=/sys/kernel/tracing/kprobe_events
+echo "p:markers_sdtk $at" >> $KE 2> /dev/null && fail "a kprobe on the armed site $at"
+rmmod sdt_probe_example
+echo "p:markers_sdtk $at" >> $KE || fail "no kprobe on the dormant site $at"
+echo '-:markers_sdtk' >> $KE
+write_expect_err $MECH 'jump' 'Invalid argument'
+
 # Optimized kprobes.
+echo kprobe > $MECH || fail "switch to kprobes"
 sdt_probe_example name=types nargs=8 || fail "attach to types"
 wait_listing sdt_example:types ' optimized 1 ' || fail "not optimized: $(grep sdt_example:types $L)"
 n=$(hits "sdt_example:types")
 cat /proc/sdt-example
 expect_eq "types hits" "$(hits "sdt_example:types")" "$((n + 1))"
-dmesg | grep -q "sdt_probe_example: sdt_example:types arg0=-1 arg1=255 arg2=-2 arg3=65535 arg4=-3 arg5=4294967294 arg6=-4 arg7=-1$" ||
+dmesg | grep "sdt_probe_example: sdt_example:types arg" | tail -n 1 |
+	grep -q "arg0=-1 arg1=255 arg2=-2 arg3=65535 arg4=-3 arg5=4294967294 arg6=-4 arg7=-1$" ||
 	fail "decoded arguments: $(dmesg | grep 'sdt_example:types arg' | tail -n 1)"
 rmmod sdt_probe_example
 
@@ -40,10 +61,12 @@ echo 1 > $OPT
 wait_listing sdt_example:read ' optimized 1 ' || fail "not optimized after re-enabling: $(grep sdt_example:read $L)"
 
 # Unload the sites under the armed probe: safe, the probe stays pending.
+# Back to calls: sites armed as the module comes are calls.
+echo call > $MECH
 rmmod sdt_example || fail "rmmod sdt_example with an armed SDT probe"
 grep -q '^sdt_example:read - "" - pending 1 - -$' $L || fail "not pending: $(grep sdt_example:read $L)"
 modprobe sdt-example || fail "reload sdt-example"
-wait_listing sdt_example:read ' optimized 1 ' || fail "not re-armed: $(grep sdt_example:read $L)"
+grep -q '^sdt_example:read .* call 1 ' $L || fail "not re-armed: $(grep sdt_example:read $L)"
 n=$(hits "sdt_example:read arg")
 cat /proc/sdt-example
 expect_eq "read hits after reload" "$(hits "sdt_example:read arg")" "$((n + 1))"

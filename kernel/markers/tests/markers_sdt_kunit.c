@@ -2,7 +2,8 @@
 /*
  * KUnit suite "markers_sdt": SDT sites. Operand specs decoded against
  * fabricated registers, then real sites (in C, in inline asm, in a .S
- * file) armed through optimized and int3 kprobes.
+ * file) armed with a call of the trampoline, and through optimized and
+ * int3 kprobes.
  */
 
 #include <kunit/test.h>
@@ -197,7 +198,10 @@ static bool sdt_wait_nop(const void *addr)
 	return sdt_wait_text(addr, sdt_nop5, sizeof(sdt_nop5));
 }
 
-/* Wait until the first site of @key is in @state (1 int3, 2 optimized). */
+/*
+ * Wait until the first site of @key is in @state (1 int3, 2 optimized, 3
+ * call, which is there at once).
+ */
 static int sdt_wait_state(const char *key, int state, void **addr)
 {
 	unsigned long timeout = jiffies + 10 * HZ;
@@ -272,7 +276,19 @@ static void sdt_test_paths(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, sdt_site_info("kunit:c_site", &addr, &(unsigned int){0}), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(addr, sdt_nop5, sizeof(sdt_nop5)), 0);
 
+	/* A call of the trampoline, patched in at once, and back. */
+	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "c_site", 5), 0);
+	KUNIT_EXPECT_EQ(test, sdt_site_info("kunit:c_site", &addr, &(unsigned int){0}), 3);
+	KUNIT_EXPECT_EQ(test, *(u8 *)addr, 0xe8);
+	sdt_check_c_site(test);
+	KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
+	KUNIT_EXPECT_EQ(test, sdt_disable_probe("kunit", "c_site", sdt_record, &hit), 0);
+	KUNIT_EXPECT_EQ(test, sdt_site_info("kunit:c_site", &addr, &(unsigned int){0}), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(addr, sdt_nop5, sizeof(sdt_nop5)), 0);
+	KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
+
 	/* int3 kprobe: optimization kept off. */
+	sdt_use_kprobes = true;
 	sdt_int3_only = true;
 	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "c_site", 5), 0);
 	sdt_int3_only = false;
@@ -294,6 +310,7 @@ static void sdt_test_paths(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sdt_disable_probe("kunit", "c_site", sdt_record, &hit), 0);
 	KUNIT_EXPECT_EQ(test, sdt_wait_state("kunit:c_site", 0, &addr), 0);
 	KUNIT_EXPECT_TRUE(test, sdt_wait_nop(addr));
+	sdt_use_kprobes = false;
 	memset(&hit, 0, sizeof(hit));
 	sdt_c_site(1, 2, 3, "x", 4);
 	barrier();
@@ -337,7 +354,7 @@ static void sdt_test_asm_sites(struct kunit *test)
 	barrier();
 	KUNIT_EXPECT_EQ(test, hit.nr, 1);
 	KUNIT_EXPECT_EQ(test, hit.nargs, 0);
-	KUNIT_EXPECT_GE(test, sdt_wait_state("kunit:noargs", 2, &addr), 1);
+	KUNIT_EXPECT_EQ(test, sdt_wait_state("kunit:noargs", 3, &addr), 3);
 }
 
 static void sdt_test_fault(struct kunit *test)
@@ -378,6 +395,29 @@ static void sdt_test_rip(struct kunit *test)
 	WRITE_ONCE(sdt_kunit_asm_var, 0x0123456789abcdefULL);
 }
 
+/*
+ * The flags live across a .S site survive the probe, with either
+ * mechanism: the trampoline saves and restores them, kprobes too.
+ */
+static void sdt_test_flags(struct kunit *test)
+{
+	int mech;
+
+	for (mech = 0; mech < 2; mech++) {
+		sdt_use_kprobes = mech;
+		KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "flags_site", 2), 0);
+		memset(&hit, 0, sizeof(hit));
+		KUNIT_EXPECT_EQ(test, sdt_kunit_asm_flags(1, 2), 1);
+		KUNIT_EXPECT_EQ(test, sdt_kunit_asm_flags(2, 1), 0);
+		KUNIT_EXPECT_EQ(test, sdt_kunit_asm_flags(-5, -5), 0);
+		KUNIT_EXPECT_EQ(test, hit.nr, 3);
+		KUNIT_EXPECT_EQ(test, hit.args[0], (u64)-5);
+		KUNIT_EXPECT_EQ(test, sdt_disable_probe("kunit", "flags_site",
+							sdt_record, &hit), 0);
+	}
+	sdt_use_kprobes = false;
+}
+
 static void sdt_test_errors(struct kunit *test)
 {
 	unsigned int faults;
@@ -408,7 +448,7 @@ static void sdt_test_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(addr, sdt_nop5, sizeof(sdt_nop5)), 0);
 	sdt_kunit_asm_bad();
 	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "c_site", -1), 0);
-	KUNIT_EXPECT_GE(test, sdt_wait_state("kunit:c_site", 2, &addr), 1);
+	KUNIT_EXPECT_EQ(test, sdt_wait_state("kunit:c_site", 3, &addr), 3);
 	sdt_check_c_site(test);
 }
 
@@ -416,6 +456,7 @@ static int sdt_test_init(struct kunit *test)
 {
 	memset(&hit, 0, sizeof(hit));
 	sdt_int3_only = false;
+	sdt_use_kprobes = false;
 	return 0;
 }
 
@@ -425,6 +466,7 @@ static struct kunit_case sdt_test_cases[] = {
 	KUNIT_CASE(sdt_test_asm_sites),
 	KUNIT_CASE(sdt_test_fault),
 	KUNIT_CASE(sdt_test_rip),
+	KUNIT_CASE(sdt_test_flags),
 	KUNIT_CASE(sdt_test_errors),
 	{}
 };

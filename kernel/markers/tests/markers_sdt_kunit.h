@@ -9,6 +9,7 @@ long sdt_kunit_asm_site(long a, long b);
 void sdt_kunit_asm_fault(void *p, int x);
 void sdt_kunit_asm_bad(void);
 void sdt_kunit_asm_rip(void);
+long sdt_kunit_asm_flags(long a, long b);
 extern u64 sdt_kunit_asm_var;
 
 #endif /* _MARKERS_SDT_KUNIT_H */

@@ -40,3 +40,15 @@ SYM_FUNC_START(sdt_kunit_asm_bad)
 	SDT_PROBE(kunit, bad_site, 3@%eax)
 	RET
 SYM_FUNC_END(sdt_kunit_asm_bad)
+
+/*
+ * long sdt_kunit_asm_flags(long a, long b): a < b, computed across a site:
+ * the flags of the compare are live over it, and must survive its probe.
+ */
+SYM_FUNC_START(sdt_kunit_asm_flags)
+	xorl %eax, %eax
+	cmpq %rsi, %rdi
+	SDT_PROBE(kunit, flags_site, -8@%rdi -8@%rsi)
+	setl %al
+	RET
+SYM_FUNC_END(sdt_kunit_asm_flags)

@@ -3,14 +3,26 @@
 #define _ASM_X86_MARKER_H
 
 /*
- * x86 marker sites: a jump label (NOP, patched to a jump to the out-of-line
- * call) plus a struct marker_site record in __markers, both emitted by the
- * same asm so that every copy of the site the compiler makes carries its
- * own record. The record uses only PC-relative offsets, as __jump_table
- * does, so it adds no relocation to a relocatable (KASLR) kernel.
+ * x86 marker sites.
+ *
+ * A site is a jump label (NOP, patched to a jump to the out-of-line code)
+ * plus a struct marker_site record in __markers, both emitted by the same
+ * asm so that every copy of the site the compiler makes carries its own
+ * record. The record uses only PC-relative offsets, as __jump_table does,
+ * so it adds no relocation to a relocatable (KASLR) kernel.
+ *
+ * The out-of-line code of a MARK() site (arch_marker_call()) hands the
+ * probe a va_list built in place: the x86-64 ABI's va_list is a struct
+ * whose overflow area is simply the arguments, promoted and 8 bytes each,
+ * in order, so the site stores them in an array and points a va_list at
+ * it, with no register save area left to read. Then one CALL, which the
+ * registry patches to the probe itself when the name has one probe, with
+ * its data in %rdi, and to __marker_slowpath() otherwise, which finds the
+ * site's descriptor from the CALL's return address.
  */
 
 #include <linux/marker_site.h>
+#include <asm/asm.h>
 #include <asm/jump_label.h>
 
 #define __MARKER_RECORD(kind)					\
@@ -20,7 +32,8 @@
 	".long %c2 - .\n\t"		/* desc */		\
 	".long %c3 - .\n\t"		/* name */		\
 	".long %c4 - .\n\t"		/* format */		\
-	".long " kind "\n\t"					\
+	".long " kind "\n\t"		/* kind */		\
+	".long %l[l_yes] - .\n\t"	/* target */		\
 	".popsection\n\t"
 
 /*
@@ -52,15 +65,63 @@ l_yes:
 	return true;
 }
 
-/*
- * Is the site at @code patched into its jump (JMP rel8 or rel32), rather
- * than its NOP? For the registry's consistency checks.
- */
-static inline bool arch_marker_site_jumps(const void *code)
-{
-	u8 op = *(const u8 *)code;
+/* The x86-64 ABI's va_list, over arguments stored in memory. */
+struct __marker_va_list {
+	unsigned int gp_offset;		/* 48: no argument register left */
+	unsigned int fp_offset;		/* 304: no vector register left */
+	void *overflow_arg_area;	/* the arguments, 8 bytes each */
+	void *reg_save_area;
+};
 
-	return op == 0xe9 || op == 0xeb;
-}
+/*
+ * The call of an armed MARK() site, with preemption disabled: @args is an
+ * array of the promoted arguments. See the comment at the top.
+ */
+#define arch_marker_call(desc, fmt, args)				\
+do {									\
+	struct __marker_va_list __marker_va __uninitialized;		\
+	void *__marker_di = READ_ONCE((desc)->data);			\
+	const char *__marker_si = (fmt);				\
+	void *__marker_dx = &__marker_va;				\
+									\
+	/* reg_save_area: never read, with gp_offset at its end. */	\
+	__marker_va.gp_offset = 48;					\
+	__marker_va.fp_offset = 304;					\
+	__marker_va.overflow_arg_area = (args);				\
+	asm volatile("1:\tcall __marker_slowpath\n\t"			\
+		     ".pushsection __marker_calls, \"a\"\n\t"		\
+		     ".balign 4\n\t"					\
+		     ".long 1b - .\n\t"					\
+		     ".long %c[d] - .\n\t"				\
+		     ".popsection"					\
+		     : "+D" (__marker_di), "+S" (__marker_si),		\
+		       "+d" (__marker_dx), ASM_CALL_CONSTRAINT		\
+		     : [d] "i" (desc)					\
+		     : "rax", "rcx", "r8", "r9", "r10", "r11", "memory", "cc"); \
+} while (0)
+
+/* --- Patching sites: arch/x86/kernel/marker.c, for kernel/markers/ --- */
+
+/* One instruction to write at a site, in a text_poke batch. */
+struct marker_patch {
+	void *addr;
+	void *dest;
+	u8 what;		/* enum marker_insn */
+	u8 len;
+	u8 insn[5];
+};
+
+enum marker_insn {
+	MARKER_INSN_NOP,	/* a MARK() or guard site's NOP */
+	MARKER_INSN_JUMP,	/* its jump to @dest */
+	MARKER_INSN_CALL,	/* a CALL of @dest (a MARK() site's call) */
+	MARKER_INSN_SDT_NOP,	/* an SDT site's NOP */
+	MARKER_INSN_SDT_CALL,	/* its CALL of the SDT trampoline */
+};
+
+void arch_marker_patch(struct marker_patch *patches, unsigned int n);
+bool arch_marker_site_jumps(const void *code);
+bool arch_marker_call_goes_to(const void *code, void *func);
+bool arch_sdt_site_calls(const void *code);
 
 #endif /* _ASM_X86_MARKER_H */

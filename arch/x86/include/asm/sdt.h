@@ -43,6 +43,15 @@ struct sdt_prog {
  */
 typedef unsigned long sdt_sym_resolver(void *ctx, const char *sym);
 
+/*
+ * The SDT trampoline (sdt_trampoline_64.S) and what it calls: the struct
+ * pt_regs it builds lies SDT_TRAMPOLINE_FRAME bytes below the site's
+ * stack pointer (the frame, the saved flags and the return address).
+ */
+#define SDT_TRAMPOLINE_FRAME	(sizeof(struct pt_regs) + 16)
+void arch_sdt_trampoline(void);
+void sdt_trampoline_handler(struct pt_regs *regs);
+
 int arch_sdt_parse(const char *spec, struct sdt_prog *prog,
 		   sdt_sym_resolver *resolve, void *ctx);
 unsigned int arch_sdt_fetch(const struct sdt_prog *prog, struct pt_regs *regs,

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel markers on x86: the instructions the registry writes at sites,
+ * and how it writes them.
+ *
+ * A MARK() or guard site's NOP is the 2- or 5-byte NOP objtool made of the
+ * jump its asm goto emitted (it sits in __jump_table so that objtool sees
+ * the jump); armed, it is that jump again. A MARK() site's out-of-line
+ * CALL goes to __marker_slowpath() or to a probe. An SDT site's 5-byte
+ * NOP becomes a CALL of arch_sdt_trampoline() (sdt_trampoline_64.S).
+ * Every instruction of one change goes out in one text_poke batch: three
+ * machine-wide syncs whatever the number of sites (up to the batch's
+ * size), in address order, as text_poke_queue() wants.
+ */
+
+#include <linux/bug.h>
+#include <linux/cpu.h>
+#include <linux/memory.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include <asm/alternative.h>
+#include <asm/insn.h>
+#include <asm/marker.h>
+#include <asm/nops.h>
+#include <asm/sdt.h>
+#include <asm/text-patching.h>
+
+static const u8 sdt_nop5[] = { BYTES_NOP5 };
+
+/* The size of a MARK() or guard site: its NOP's, or its jump's. */
+static int marker_site_size(const void *code)
+{
+	struct insn insn = {};
+
+	insn_decode_kernel(&insn, code);
+	/* objtool made it 2 or 5 bytes: anything else is a corrupt site. */
+	WARN_ON_ONCE(insn.length != 2 && insn.length != 5);
+	return insn.length == 2 ? 2 : 5;
+}
+
+/* Generate the instruction @p describes; under text_mutex. */
+static void marker_insn(struct marker_patch *p)
+{
+	void *code = p->addr, *dest = p->dest;
+	int size;
+
+	switch (p->what) {
+	case MARKER_INSN_NOP:
+	case MARKER_INSN_JUMP:
+		size = marker_site_size(code);
+		if (p->what == MARKER_INSN_NOP)
+			memcpy(p->insn, x86_nops[size], size);
+		else
+			memcpy(p->insn, text_gen_insn(size == JMP8_INSN_SIZE ?
+						      JMP8_INSN_OPCODE :
+						      JMP32_INSN_OPCODE,
+						      code, dest), size);
+		p->len = size;
+		break;
+	case MARKER_INSN_CALL:
+		/* Through the function's call thunk, if it has one. */
+		memcpy(p->insn, text_gen_insn(CALL_INSN_OPCODE, code,
+					      callthunks_translate_call_dest(dest)),
+		       CALL_INSN_SIZE);
+		p->len = CALL_INSN_SIZE;
+		break;
+	case MARKER_INSN_SDT_NOP:
+		memcpy(p->insn, sdt_nop5, sizeof(sdt_nop5));
+		p->len = sizeof(sdt_nop5);
+		break;
+	case MARKER_INSN_SDT_CALL:
+		/* Directly: the trampoline accounts for the call itself. */
+		memcpy(p->insn, text_gen_insn(CALL_INSN_OPCODE, code,
+					      arch_sdt_trampoline),
+		       CALL_INSN_SIZE);
+		p->len = CALL_INSN_SIZE;
+		break;
+	}
+}
+
+static int marker_patch_cmp(const void *a, const void *b)
+{
+	const struct marker_patch *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/**
+ * arch_marker_patch - write instructions at sites, in one batch
+ * @patches: the instructions (what, where, to where); sorted here
+ * @n: how many
+ *
+ * An instruction already in place is skipped. text_poke_bp_batch()'s int3
+ * protocol makes the change safe against CPUs running the sites.
+ */
+void arch_marker_patch(struct marker_patch *patches, unsigned int n)
+{
+	unsigned int i;
+
+	sort(patches, n, sizeof(*patches), marker_patch_cmp, NULL);
+	cpus_read_lock();
+	mutex_lock(&text_mutex);
+	for (i = 0; i < n; i++) {
+		/* One change writes each site once. */
+		if (WARN_ON_ONCE(i && patches[i].addr == patches[i - 1].addr))
+			continue;
+		marker_insn(&patches[i]);
+		if (!memcmp(patches[i].addr, patches[i].insn, patches[i].len))
+			continue;
+		text_poke_queue(patches[i].addr, patches[i].insn,
+				patches[i].len, NULL);
+	}
+	text_poke_finish();
+	mutex_unlock(&text_mutex);
+	cpus_read_unlock();
+}
+
+/* Is the MARK() or guard site at @code a jump, not its NOP? For checks. */
+bool arch_marker_site_jumps(const void *code)
+{
+	u8 op = *(const u8 *)code;
+
+	return op == JMP8_INSN_OPCODE || op == JMP32_INSN_OPCODE;
+}
+
+/* The function the CALL at @code calls (a call thunk, maybe). */
+static void *marker_call_dest(const void *code)
+{
+	s32 rel;
+
+	if (*(const u8 *)code != CALL_INSN_OPCODE)
+		return NULL;
+	memcpy(&rel, code + 1, sizeof(rel));
+	return (void *)code + CALL_INSN_SIZE + rel;
+}
+
+/* Does the CALL at @code call @func (through its thunk)? For checks. */
+bool arch_marker_call_goes_to(const void *code, void *func)
+{
+	bool ret;
+
+	mutex_lock(&text_mutex);
+	ret = marker_call_dest(code) == callthunks_translate_call_dest(func);
+	mutex_unlock(&text_mutex);
+	return ret;
+}
+
+/* Is the SDT site at @code a CALL of the trampoline? For checks. */
+bool arch_sdt_site_calls(const void *code)
+{
+	return marker_call_dest(code) == arch_sdt_trampoline;
+}
