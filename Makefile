@@ -37,10 +37,10 @@ stress: build
 demo: build
 	@$(H)/run.sh -t 900 -l build/logs/demo.log $(H)/guest/demo.sh
 
-# marker-bench in one boot: the table, ratios, latency, static figures.
-bench: build
-	@$(H)/run.sh -t 1800 -l build/logs/bench.log $(H)/guest/bench.sh > /dev/null
-	@python3 $(H)/bench.py build/logs/bench.log build/obj build/bench.csv
+# marker-bench on the production-like kernel (build/obj-bench), booted
+# twice: TCG times and -icount instruction counts; build/bench*.csv.
+bench: deps
+	@$(H)/bench.sh
 
 # Host tools: markers-list (libelf), a kbuild host program of the build.
 tools: build

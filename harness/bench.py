@@ -1,52 +1,53 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""make bench: print marker-bench's rows from a guest log as a table with
-ratios, the arming latencies, and static figures computed from the build;
-write a CSV copy. Usage: bench.py GUEST_LOG KOBJ OUT_CSV [--smoke]"""
-import csv, re, subprocess, sys
+"""make bench: the report of marker-bench.
 
-log, kobj, out = sys.argv[1:4]
-smoke = "--smoke" in sys.argv
-text = open(log, errors="replace").read()
-rows = {}
-for m in re.finditer(r"marker_bench: row (\S) median (\S+) min (\S+) max (\S+) ns runs (\d+) iters (\d+): (.*)", text):
-    if m.group(1) in rows:      # the same line again, in the kernel log dump
-        continue
-    rows[m.group(1)] = dict(row=m.group(1), median=float(m.group(2)), min=float(m.group(3)),
-                            max=float(m.group(4)), runs=int(m.group(5)), iters=int(m.group(6)),
-                            what=m.group(7).strip())
-want = "abcdefghijkK"
-missing = [r for r in want if r not in rows]
-dormant, armed = "bcde", "fhijkK"
-base = rows.get("a", {}).get("median")
-tp = rows.get("g", {}).get("median")
-print("marker-bench, ns per iteration (median of %s runs, ktime_get_ns(), irqs off), QEMU TCG"
-      % (rows.get("a", {}).get("runs", "?")))
-print("%-3s %-52s %9s %9s %9s  %s" % ("row", "the function contains", "median", "min", "max", "ratio"))
-for r in want:
-    if r not in rows:
-        print("%-3s %-52s %9s" % (r, "(missing)", "-"))
-        continue
-    d = rows[r]
-    ratio = ""
-    if r in dormant and base:
-        ratio = "%.2fx baseline" % (d["median"] / base)
-    elif r in armed and tp:
-        ratio = "%.2fx armed tracepoint" % (d["median"] / tp)
-    d["ratio"] = ratio
-    print("%-3s %-52s %9.2f %9.2f %9.2f  %s" % (r, d["what"], d["median"], d["min"], d["max"], ratio))
+Usage: bench.py TIME_LOG ICOUNT_LOG KOBJ OUT_DIR [--smoke]
 
-lat = []
-for l in re.findall(r"marker_bench: latency sites (\d+) arm (\d+) us syncs (\d+) disarm (\d+) us syncs (\d+): (\S+)", text):
-    if l[5] not in [x[5] for x in lat]:
-        lat.append(l)
-print("\narming latency (one name, its sites in one module):")
-print("%6s %10s %6s %12s %6s" % ("sites", "arm us", "syncs", "disarm us", "syncs"))
-for l in lat:
-    print("%6s %10s %6s %12s %6s" % l[:5])
+TIME_LOG is the guest log of a run under plain TCG (ns per iteration:
+median, min and max of the runs); ICOUNT_LOG that of a run under
+-icount shift=0 (one guest ns is one instruction, so the same figure is the
+instructions of an iteration), or "-" for none. Writes OUT_DIR/bench.csv
+(id,label,ns_median,ns_min,ns_max,insns) and OUT_DIR/bench-arming.csv
+(sites,arm_us,arm_syncs,disarm_us,disarm_syncs,grace_periods), prints the
+table, the targets met or not, and static figures from the build (KOBJ).
+With --smoke, only checks that every row and arming line is there.
+"""
+import csv
+import os
+import re
+import subprocess
+import sys
 
-# Static figures, from the build: the fall-through path of each function.
+ROWS = ["baseline", "mark_dormant", "sdt_dormant", "tracepoint_dormant",
+        "old_marker_dormant", "tracepoint_armed", "mark_armed", "mark_armed_2probes",
+        "sdt_call_1arg", "sdt_call_4args", "sdt_call_12args", "sdt_optprobe_1arg",
+        "sdt_int3_1arg", "kprobe_entry", "control_trace", "trace_printk"]
+REQUIRED = [r for r in ROWS if r not in ("old_marker_dormant", "control_trace")]
+
+ROW_RE = re.compile(r"marker_bench: row (\S+) median (\S+) min (\S+) max (\S+) ns "
+                    r"runs (\d+) iters (\d+): (.*)")
+ARM_RE = re.compile(r"marker_bench: arming sites (\d+) arm_us (\d+) arm_syncs (\d+) "
+                    r"disarm_us (\d+) disarm_syncs (\d+) grace_periods (\d+): (\S+)")
+
+
+def parse(path):
+    rows, arming = {}, {}
+    if path == "-" or not os.path.exists(path):
+        return rows, arming
+    text = open(path, errors="replace").read()
+    for m in ROW_RE.finditer(text):
+        # The same line comes again in the kernel log dump: keep the first.
+        rows.setdefault(m.group(1), dict(median=float(m.group(2)), min=float(m.group(3)),
+                                         max=float(m.group(4)), runs=int(m.group(5)),
+                                         iters=int(m.group(6)), label=m.group(7).strip()))
+    for m in ARM_RE.finditer(text):
+        arming.setdefault(int(m.group(1)), [int(x) for x in m.group(2, 3, 4, 5, 6)])
+    return rows, arming
+
+
 def fallthrough(obj, fn):
+    """Instructions and bytes of @fn in @obj up to its first ret or jmp."""
     dis = subprocess.run(["objdump", "-d", obj], capture_output=True, text=True).stdout
     m = re.search(r"<%s>:\n(.*?)\n\n" % re.escape(fn), dis, re.S)
     if not m:
@@ -62,57 +63,106 @@ def fallthrough(obj, fn):
             break
     return n, nbytes
 
-obj = kobj + "/samples/markers/marker-bench.o"
-print("\nstatic figures (%s):" % obj.replace(kobj + "/", ""))
-ref = fallthrough(obj, "fn_base")
-static = []
-for fn, what in [("fn_mark", "dormant MARK"), ("fn_sdt", "dormant SDT site"), ("fn_tp", "dormant tracepoint")]:
-    f = fallthrough(obj, fn)
-    if ref and f:
-        static.append((what, f[0] - ref[0], f[1] - ref[1]))
-        print("  %-20s +%d instruction(s), +%d bytes on the fall-through path" % (what, f[0] - ref[0], f[1] - ref[1]))
-def marker_relocs(o):
-    rel = subprocess.run(["readelf", "-rW", o], capture_output=True, text=True).stdout
-    if ".rela__markers" not in rel:
-        return []
-    part = rel.split(".rela__markers")[1].split("Relocation section")[0]
-    return re.findall(r"^\S+\s+\S+\s+(R_X86_64_\w+)", part, re.M)
 
-def section_size(o, name):
-    out = subprocess.run(["readelf", "-SW", o], capture_output=True, text=True).stdout
-    m = re.search(r"\]\s+%s\s+\S+\s+\S+\s+\S+\s+([0-9a-f]+)" % re.escape(name), out)
-    return int(m.group(1), 16) if m else 0
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    smoke = "--smoke" in sys.argv
+    time_log, icount_log, kobj, out = args
+    rows, arming = parse(time_log)
+    irows, _ = parse(icount_log)
+    missing = [r for r in REQUIRED if r not in rows]
+    if smoke:
+        print("rows: %d, arming lines: %d" % (len(rows), len(arming)))
+        if missing or sorted(arming) != [1, 100, 1000]:
+            print("missing rows: %s; arming: %s" % (" ".join(missing), sorted(arming)))
+            return 1
+        return 0
 
-# The record size, from the build: __markers over the sites markers-list finds.
-nsites = len(subprocess.run([kobj + "/scripts/markers/markers-list", obj],
-                            capture_output=True, text=True).stdout.splitlines())
-rec = section_size(obj, "__markers") // nsites if nsites else 0
-print("  record: %d bytes per site in __markers (+16 in __jump_table for MARK,"
-      " plus a struct marker_desc per MARK expansion)" % rec)
-abs_total = 0
-for o, label in [(obj, "marker-bench.o"), (kobj + "/kernel/module/main.o", "kernel/module/main.o, vmlinux sites")]:
-    types = marker_relocs(o)
-    abs_rel = [t for t in types if t in ("R_X86_64_64", "R_X86_64_32", "R_X86_64_32S")]
-    abs_total += len(abs_rel)
-    print("  relocations of __markers in %s: %d, absolute: %d (%s)"
-          % (label, len(types), len(abs_rel), ", ".join(sorted(set(types)))))
-print("  absolute relocations per site (so KASLR relocations added): %d" % abs_total)
+    def insns(r):
+        return irows[r]["median"] if r in irows else None
 
-with open(out, "w", newline="") as fh:
-    w = csv.writer(fh)
-    w.writerow(["row", "what", "median_ns", "min_ns", "max_ns", "runs", "iters", "ratio"])
-    for r in want:
-        if r in rows:
+    print("marker-bench: ns per iteration under QEMU TCG (median, min, max of %s runs), "
+          "and instructions per iteration (-icount shift=0)" % rows.get("baseline", {}).get("runs", "?"))
+    print("%-20s %-42s %9s %9s %9s %9s" % ("id", "the function holds", "median", "min", "max", "insns"))
+    with open(os.path.join(out, "bench.csv"), "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["id", "label", "ns_median", "ns_min", "ns_max", "insns"])
+        for r in ROWS:
+            if r not in rows:
+                continue
             d = rows[r]
-            w.writerow([r, d["what"], d["median"], d["min"], d["max"], d["runs"], d["iters"], d.get("ratio", "")])
-    for l in lat:
-        w.writerow(["latency", "sites=" + l[0], l[1], "", l[3], "", "", "arm/disarm us; syncs %s/%s" % (l[2], l[4])])
-    for s in static:
-        w.writerow(["static", s[0], s[1], "", s[2], "", "", "instructions/bytes added"])
-print("\nCSV: %s" % out)
-if missing:
-    print("missing rows: %s" % "".join(missing))
-    sys.exit(1)
-if len(lat) != 3:
-    print("missing latency lines")
-    sys.exit(1)
+            n = insns(r)
+            w.writerow([r, d["label"], "%.2f" % d["median"], "%.2f" % d["min"], "%.2f" % d["max"],
+                        "" if n is None else "%.2f" % n])
+            print("%-20s %-42s %9.2f %9.2f %9.2f %9s" % (r, d["label"][:42], d["median"], d["min"],
+                                                       d["max"], "-" if n is None else "%.2f" % n))
+    with open(os.path.join(out, "bench-arming.csv"), "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["sites", "arm_us", "arm_syncs", "disarm_us", "disarm_syncs", "grace_periods"])
+        print("\narming one MARK() name (its sites in one module; syncs per CPU):")
+        print("%6s %10s %9s %10s %12s %13s" % ("sites", "arm_us", "arm_syncs", "disarm_us",
+                                              "disarm_syncs", "grace_periods"))
+        for sites in sorted(arming):
+            v = arming[sites]
+            w.writerow([sites] + v)
+            print("%6d %10d %9d %10d %12d %13d" % tuple([sites] + v))
+
+    print("\ntargets (instructions, -icount shift=0: no traps, caches or branch prediction):")
+    results = []
+
+    def target(name, ok, why):
+        results.append(ok)
+        print("  %-44s %s%s" % (name, "met" if ok else "not met", "" if ok else ": " + why))
+
+    def ratio(a, b):
+        return insns(a) / insns(b) if insns(a) and insns(b) else None
+
+    r = ratio("mark_armed", "tracepoint_armed")
+    target("mark_armed / tracepoint_armed <= 1.0", r is not None and r <= 1.0,
+           "%s" % ("no instruction counts" if r is None else "%.2f" % r))
+    if r is not None:
+        print("  %-44s %.2f" % ("  (mark_armed / tracepoint_armed)", r))
+    r = ratio("sdt_call_1arg", "tracepoint_armed")
+    target("sdt_call_1arg / tracepoint_armed <= 2.0", r is not None and r <= 2.0,
+           "%s" % ("no instruction counts" if r is None else "%.2f: the trampoline saves all "
+                   "15 registers and the flags, finds the site in a hash table and interprets "
+                   "its operand program" % r))
+    if r is not None:
+        print("  %-44s %.2f" % ("  (sdt_call_1arg / tracepoint_armed)", r))
+    base = insns("baseline")
+    for d in ("mark_dormant", "sdt_dormant", "tracepoint_dormant"):
+        n = insns(d)
+        target("%s = baseline + 1 instruction" % d, n is not None and base is not None and
+               abs(n - base - 1) < 0.01,
+               "no instruction counts" if n is None or base is None else
+               "baseline + %.2f" % (n - base))
+    a = arming.get(1000)
+    target("arming 1000 sites: 3 syncs, 1 grace period",
+           a is not None and a[1] == 3 and a[3] == 3 and a[4] == 1,
+           "no figures" if a is None else "arm %d syncs, disarm %d syncs, %d grace periods"
+           % (a[1], a[3], a[4]))
+
+    obj = kobj + "/samples/markers/marker-bench.o"
+    print("\nstatic figures (%s), the fall-through path against fn_base:" % obj.replace(kobj + "/", ""))
+    ref = fallthrough(obj, "fn_base")
+    for fn, what in [("fn_mark", "dormant MARK()"), ("fn_sdt", "dormant SDT site"),
+                     ("fn_tp", "dormant tracepoint")]:
+        f = fallthrough(obj, fn)
+        if ref and f:
+            print("  %-20s +%d instruction(s), +%d bytes" % (what, f[0] - ref[0], f[1] - ref[1]))
+    rec = subprocess.run(["readelf", "-SW", obj], capture_output=True, text=True).stdout
+    m = re.search(r"\]\s+__markers\s+\S+\s+\S+\s+\S+\s+([0-9a-f]+)", rec)
+    ml = kobj + "/scripts/markers/markers-list"
+    nsites = len(subprocess.run([ml, obj], capture_output=True, text=True).stdout.splitlines())
+    if m and nsites:
+        print("  record: %d bytes per site in __markers (+16 in __jump_table for a MARK() "
+              "site, +8 in __marker_calls for its call)" % (int(m.group(1), 16) // nsites))
+    print("\nCSV: %s, %s" % (os.path.join(out, "bench.csv"), os.path.join(out, "bench-arming.csv")))
+    if missing:
+        print("missing rows: %s" % " ".join(missing))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -6,16 +6,40 @@
  * Each row times a tight loop around a small noinline function holding one
  * kind of site, dormant or armed with an empty probe. Interrupts are off
  * around each run; time is ktime_get_ns(). A row's figure is the median
- * of @runs runs, in ns per iteration, with min and max.
+ * of @runs runs, in ns per iteration, with min and max. Under QEMU with
+ * -icount shift=0 a guest nanosecond is one instruction, so the same
+ * figure counts the instructions of an iteration (make bench boots twice).
  *
- *	insmod marker-bench.ko rows=abcdefghj
+ *	insmod marker-bench.ko rows=all
+ *	echo sdt_int3_1arg > /sys/module/marker_bench/parameters/run
  *
- * prints one line per row, "marker-bench: row ...". Row i (an int3 SDT
- * site) wants /proc/sys/debug/kprobes-optimization at 0 when loaded.
- * latency=1 also measures arming and disarming a name with 1, 100 and
- * 1000 sites, counting the machine-wide syncs of text patching (calls of
- * do_sync_core(), the IPI text_poke_sync() sends, per CPU) with a kprobe.
- * Everything runs at load; unload the module to run it again.
+ * prints one line per row, "marker_bench: row ID median ...". Rows:
+ *
+ *	baseline		a function with no site
+ *	mark_dormant		a MARK() with no probe
+ *	sdt_dormant		an SDT site with no probe
+ *	tracepoint_dormant	a tracepoint with no probe
+ *	old_marker_dormant	a 2.6.24-style marker: load, test, branch
+ *	tracepoint_armed	a tracepoint, one empty probe
+ *	mark_armed		a MARK(), one empty probe (a direct call)
+ *	mark_armed_2probes	a MARK(), two empty probes (the slow path)
+ *	sdt_call_1arg		SDT sites armed with a call, 1, 4 and 12 args
+ *	sdt_call_4args
+ *	sdt_call_12args
+ *	sdt_optprobe_1arg	the 1-arg site armed with a kprobe: its
+ *	sdt_int3_1arg		mechanism must be set to "kprobe" first
+ *				(/sys/kernel/debug/markers/sdt_mechanism),
+ *				and kprobe optimization off for the int3 row
+ *	kprobe_entry		a kprobe on a function's entry
+ *	control_trace		MARK() to the trace buffer, enabled from the
+ *				markers control file first
+ *	trace_printk		trace_printk() with the same format
+ *
+ * arming=1 also measures arming and disarming a name with 1, 100 and 1000
+ * sites: the time, the machine-wide syncs of text patching (calls of
+ * do_sync_core(), the IPI text_poke_sync() sends, per CPU) and the grace
+ * periods waited for (calls of synchronize_rcu() by this task), both
+ * counted with kprobes. Everything runs at load; "run" runs rows again.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -26,6 +50,7 @@
 #include <linux/kprobes.h>
 #include <linux/marker.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/sdt.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -40,23 +65,23 @@ static unsigned int runs = 7;
 module_param(runs, uint, 0444);
 MODULE_PARM_DESC(runs, "runs per row (the median is reported)");
 
-static char *bench_rows_default = "abcdefghj";
+static char *bench_rows_default = "all";
 module_param_named(rows, bench_rows_default, charp, 0444);
-MODULE_PARM_DESC(rows, "rows to run, a to k");
+MODULE_PARM_DESC(rows, "rows to run at load: comma-separated ids, or all");
 
-static bool latency;
-module_param(latency, bool, 0444);
-MODULE_PARM_DESC(latency, "measure arming latency too");
+static bool arming;
+module_param(arming, bool, 0444);
+MODULE_PARM_DESC(arming, "measure arming and disarming too");
 
-static void bench_rows(void);
+static void bench_rows(const char *rows);
 
-/* Writing rows to "run" runs them again, e.g. after enabling by control. */
+/* Writing rows to "run" runs them again, e.g. after switching mechanism. */
 static int bench_run_set(const char *val, const struct kernel_param *kp)
 {
 	int ret = param_set_charp(val, kp);
 
 	if (!ret)
-		bench_rows();
+		bench_rows(*(char **)kp->arg);
 	return ret;
 }
 
@@ -78,7 +103,7 @@ DEFINE_TRACE(marker_bench_tp, TP_PROTO(int v), TP_ARGS(v));
  * must not fold identical ones into one (fn_base and fn_kprobed are).
  */
 
-/* e: a 2.6.24-style marker, a load, test and branch on a state word. */
+/* A 2.6.24-style marker, a load, test and branch on a state word. */
 static int bench_old_state;
 
 static noinline __attribute__((__noipa__)) void bench_old_call(int v)
@@ -103,6 +128,19 @@ static noinline __attribute__((__noipa__)) void fn_sdt(int v)
 	barrier();
 }
 
+static noinline __attribute__((__noipa__)) void fn_sdt4(int v)
+{
+	SDT_PROBE(marker_bench, sdt4, v, v + 1, v + 2, v + 3);
+	barrier();
+}
+
+static noinline __attribute__((__noipa__)) void fn_sdt12(int v)
+{
+	SDT_PROBE(marker_bench, sdt12, v, v + 1, v + 2, v + 3, v + 4, v + 5,
+		  v + 6, v + 7, v + 8, v + 9, v + 10, v + 11);
+	barrier();
+}
+
 static noinline __attribute__((__noipa__)) void fn_tp(int v)
 {
 	trace_marker_bench_tp(v);
@@ -121,7 +159,7 @@ static noinline __attribute__((__noipa__)) void fn_kprobed(int v)
 	barrier();
 }
 
-/* k: the built-in trace probe (enabled from the control file) ... */
+/* The control file's trace sink ... */
 static noinline __attribute__((__noipa__)) void fn_trace(int v)
 {
 	MARK(marker_bench_k, "v=%d", v);
@@ -155,6 +193,8 @@ static noinline u64 loop_##fn(unsigned int n)				\
 BENCH_LOOP(fn_base)
 BENCH_LOOP(fn_mark)
 BENCH_LOOP(fn_sdt)
+BENCH_LOOP(fn_sdt4)
+BENCH_LOOP(fn_sdt12)
 BENCH_LOOP(fn_tp)
 BENCH_LOOP(fn_old)
 BENCH_LOOP(fn_kprobed)
@@ -191,7 +231,8 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* Time @loop @runs times; print median, min and max in ns/iteration. */
-static void bench_row(char row, const char *what, u64 (*loop)(unsigned int))
+static void bench_time(const char *id, const char *what,
+		       u64 (*loop)(unsigned int))
 {
 	u64 t[16];
 	unsigned int r, n = min_t(unsigned int, runs, ARRAY_SIZE(t));
@@ -200,8 +241,8 @@ static void bench_row(char row, const char *what, u64 (*loop)(unsigned int))
 	for (r = 0; r < n; r++)
 		t[r] = loop(iters) * 100 / iters;
 	sort(t, n, sizeof(t[0]), cmp_u64, NULL);
-	pr_info("row %c median %llu.%02llu min %llu.%02llu max %llu.%02llu ns runs %u iters %u: %s\n",
-		row, t[n / 2] / 100, t[n / 2] % 100, t[0] / 100, t[0] % 100,
+	pr_info("row %s median %llu.%02llu min %llu.%02llu max %llu.%02llu ns runs %u iters %u: %s\n",
+		id, t[n / 2] / 100, t[n / 2] % 100, t[0] / 100, t[0] % 100,
 		t[n - 1] / 100, t[n - 1] % 100, n, iters, what);
 }
 
@@ -211,75 +252,143 @@ static void bench_settle(void)
 	msleep(200);
 }
 
-static void bench_rows(void)
+static int bench_mark_row(const char *id, const char *what, int nprobes)
 {
-	const char *rows = run ?: bench_rows_default;
+	static int second;
 	int ret;
 
-	if (strchr(rows, 'a'))
-		bench_row('a', "nothing (baseline)", loop_fn_base);
-	if (strchr(rows, 'b'))
-		bench_row('b', "dormant MARK", loop_fn_mark);
-	if (strchr(rows, 'c'))
-		bench_row('c', "dormant SDT site", loop_fn_sdt);
-	if (strchr(rows, 'd'))
-		bench_row('d', "dormant tracepoint", loop_fn_tp);
-	if (strchr(rows, 'e'))
-		bench_row('e', "dormant 2.6.24-style marker (load, test, branch)",
-			  loop_fn_old);
-	if (strchr(rows, 'f')) {
-		ret = marker_set_probe("marker_bench", "%d", bench_mark_probe, NULL);
-		if (!ret) {
-			bench_row('f', "armed MARK, one empty probe", loop_fn_mark);
-			marker_disable_probe("marker_bench", bench_mark_probe, NULL);
-		} else {
-			pr_err("row f: marker_set_probe: %d\n", ret);
-		}
-	}
-	if (strchr(rows, 'g')) {
-		ret = register_trace_marker_bench_tp(bench_tp_probe, NULL);
-		if (!ret) {
-			bench_row('g', "armed tracepoint, one empty probe", loop_fn_tp);
-			unregister_trace_marker_bench_tp(bench_tp_probe, NULL);
-			tracepoint_synchronize_unregister();
-		} else {
-			pr_err("row g: register_trace: %d\n", ret);
-		}
-	}
-	if (strchr(rows, 'h') || strchr(rows, 'i')) {
-		ret = sdt_set_probe("marker_bench", "sdt", 1, bench_sdt_probe, NULL);
-		if (!ret) {
-			bench_settle();
-			bench_row(strchr(rows, 'h') ? 'h' : 'i',
-				  strchr(rows, 'h') ? "armed SDT site, optimized kprobe" :
-						      "armed SDT site, int3 kprobe",
-				  loop_fn_sdt);
-			sdt_disable_probe("marker_bench", "sdt", bench_sdt_probe, NULL);
-		} else {
-			pr_err("row h/i: sdt_set_probe: %d\n", ret);
-		}
-	}
-	if (strchr(rows, 'k')) {
-		/* Echo 'enable name marker_bench_k' to the control file first. */
-		bench_row('k', "built-in trace probe (ring buffer)", loop_fn_trace);
-		bench_row('K', "trace_printk(), same format", loop_fn_trace_printk);
-	}
-	if (strchr(rows, 'j')) {
-		bench_kp.addr = (kprobe_opcode_t *)fn_kprobed;
-		ret = register_kprobe(&bench_kp);
-		if (!ret) {
-			bench_settle();
-			bench_row('j', "kprobe on a function entry", loop_fn_kprobed);
-			unregister_kprobe(&bench_kp);
-		} else {
-			pr_err("row j: register_kprobe: %d\n", ret);
-		}
-	}
+	ret = marker_set_probe("marker_bench", "%d", bench_mark_probe, NULL);
+	if (!ret && nprobes > 1)
+		ret = marker_set_probe("marker_bench", "%d", bench_mark_probe,
+				       &second);
+	if (!ret)
+		bench_time(id, what, loop_fn_mark);
+	marker_disable_probe("marker_bench", bench_mark_probe, &second);
+	marker_disable_probe("marker_bench", bench_mark_probe, NULL);
+	return ret;
 }
 
-/* --- Arming latency --------------------------------------------------- */
+static int bench_sdt_row(const char *id, const char *what, const char *name,
+			 u64 (*loop)(unsigned int))
+{
+	int ret = sdt_set_probe("marker_bench", name, -1, bench_sdt_probe, NULL);
 
-/* Sites of one name, copied by the compiler (one descriptor, one key). */
+	if (ret)
+		return ret;
+	bench_settle();
+	bench_time(id, what, loop);
+	sdt_disable_probe("marker_bench", name, bench_sdt_probe, NULL);
+	return 0;
+}
+
+static int bench_tp_row(void)
+{
+	int ret = register_trace_marker_bench_tp(bench_tp_probe, NULL);
+
+	if (ret)
+		return ret;
+	bench_time("tracepoint_armed", "tracepoint, one empty probe", loop_fn_tp);
+	unregister_trace_marker_bench_tp(bench_tp_probe, NULL);
+	tracepoint_synchronize_unregister();
+	return 0;
+}
+
+static int bench_kprobe_row(void)
+{
+	int ret;
+
+	bench_kp.addr = (kprobe_opcode_t *)fn_kprobed;
+	ret = register_kprobe(&bench_kp);
+	if (ret)
+		return ret;
+	bench_settle();
+	bench_time("kprobe_entry", "kprobe on a function entry", loop_fn_kprobed);
+	unregister_kprobe(&bench_kp);
+	return 0;
+}
+
+/* Rows that need the shell to set something up first: not in "all". */
+static const char * const bench_setup_rows[] = {
+	"sdt_optprobe_1arg", "sdt_int3_1arg", "control_trace",
+};
+
+/* Is row @id in the comma-separated @rows ("all": those needing no setup)? */
+static bool bench_want(const char *rows, const char *id)
+{
+	size_t n = strlen(id);
+	const char *p;
+	unsigned int i;
+
+	if (!strcmp(rows, "all")) {
+		for (i = 0; i < ARRAY_SIZE(bench_setup_rows); i++)
+			if (!strcmp(id, bench_setup_rows[i]))
+				return false;
+		return true;
+	}
+	for (p = rows; (p = strstr(p, id)); p += n)
+		if ((p == rows || p[-1] == ',') && (!p[n] || p[n] == ',' ||
+						    p[n] == '\n'))
+			return true;
+	return false;
+}
+
+static void bench_rows(const char *rows)
+{
+	int ret = 0;
+
+	if (bench_want(rows, "baseline"))
+		bench_time("baseline", "nothing", loop_fn_base);
+	if (bench_want(rows, "mark_dormant"))
+		bench_time("mark_dormant", "MARK(), no probe", loop_fn_mark);
+	if (bench_want(rows, "sdt_dormant"))
+		bench_time("sdt_dormant", "SDT site, no probe", loop_fn_sdt);
+	if (bench_want(rows, "tracepoint_dormant"))
+		bench_time("tracepoint_dormant", "tracepoint, no probe", loop_fn_tp);
+	if (bench_want(rows, "old_marker_dormant"))
+		bench_time("old_marker_dormant",
+			   "2.6.24-style marker (load, test, branch)", loop_fn_old);
+	if (bench_want(rows, "tracepoint_armed"))
+		ret = ret ?: bench_tp_row();
+	if (bench_want(rows, "mark_armed"))
+		ret = ret ?: bench_mark_row("mark_armed", "MARK(), one empty probe", 1);
+	if (bench_want(rows, "mark_armed_2probes"))
+		ret = ret ?: bench_mark_row("mark_armed_2probes",
+					    "MARK(), two empty probes", 2);
+	if (bench_want(rows, "sdt_call_1arg"))
+		ret = ret ?: bench_sdt_row("sdt_call_1arg",
+					   "SDT site, call, 1 argument", "sdt",
+					   loop_fn_sdt);
+	if (bench_want(rows, "sdt_call_4args"))
+		ret = ret ?: bench_sdt_row("sdt_call_4args",
+					   "SDT site, call, 4 arguments", "sdt4",
+					   loop_fn_sdt4);
+	if (bench_want(rows, "sdt_call_12args"))
+		ret = ret ?: bench_sdt_row("sdt_call_12args",
+					   "SDT site, call, 12 arguments", "sdt12",
+					   loop_fn_sdt12);
+	if (bench_want(rows, "sdt_optprobe_1arg"))
+		ret = ret ?: bench_sdt_row("sdt_optprobe_1arg",
+					   "SDT site, optimized kprobe, 1 argument",
+					   "sdt", loop_fn_sdt);
+	if (bench_want(rows, "sdt_int3_1arg"))
+		ret = ret ?: bench_sdt_row("sdt_int3_1arg",
+					   "SDT site, int3 kprobe, 1 argument",
+					   "sdt", loop_fn_sdt);
+	if (bench_want(rows, "kprobe_entry"))
+		ret = ret ?: bench_kprobe_row();
+	if (bench_want(rows, "control_trace"))
+		bench_time("control_trace", "MARK() to the control file's trace sink",
+			   loop_fn_trace);
+	if (bench_want(rows, "trace_printk"))
+		bench_time("trace_printk", "trace_printk(), same format",
+			   loop_fn_trace_printk);
+	if (ret)
+		pr_err("rows %s: %d\n", rows, ret);
+}
+
+/* --- Arming ----------------------------------------------------------- */
+
+/* Sites of one name, copied by the compiler (one descriptor). */
 static noinline void many_1(int v)
 {
 	MARK(marker_bench_1, "%d", v);
@@ -303,7 +412,8 @@ static noinline void many_1000(void)
 		MARK(marker_bench_1000, "%d", i);
 }
 
-static atomic_t bench_syncs;
+static atomic_t bench_syncs, bench_gps;
+static struct task_struct *bench_task;
 
 static int bench_sync_pre(struct kprobe *p, struct pt_regs *regs)
 {
@@ -311,9 +421,21 @@ static int bench_sync_pre(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
+static int bench_gp_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	if (current == READ_ONCE(bench_task))
+		atomic_inc(&bench_gps);
+	return 0;
+}
+
 static struct kprobe bench_sync_kp = {
 	.symbol_name = "do_sync_core",
 	.pre_handler = bench_sync_pre,
+};
+
+static struct kprobe bench_gp_kp = {
+	.symbol_name = "synchronize_rcu",
+	.pre_handler = bench_gp_pre,
 };
 
 static unsigned int bench_count_sites(const char *name)
@@ -323,35 +445,38 @@ static unsigned int bench_count_sites(const char *name)
 
 	for (s = THIS_MODULE->markers;
 	     s < THIS_MODULE->markers + THIS_MODULE->num_markers; s++)
-		if (!strcmp(offset_to_ptr(&s->name), name))
+		if (!strcmp(marker_site_name(s), name))
 			n++;
 	return n;
 }
 
-static void bench_latency_one(const char *name)
+static void bench_arming_one(const char *name)
 {
-	u64 t0, t1, t2;
 	int arm_syncs, disarm_syncs, ret;
+	u64 t0, t1, t2;
 
 	atomic_set(&bench_syncs, 0);
+	atomic_set(&bench_gps, 0);
+	WRITE_ONCE(bench_task, current);
 	t0 = ktime_get_ns();
 	ret = marker_set_probe(name, NULL, bench_mark_probe, NULL);
 	t1 = ktime_get_ns();
 	arm_syncs = atomic_read(&bench_syncs);
 	if (ret) {
-		pr_err("latency %s: %d\n", name, ret);
+		pr_err("arming %s: %d\n", name, ret);
 		return;
 	}
 	marker_disable_probe(name, bench_mark_probe, NULL);
 	t2 = ktime_get_ns();
+	WRITE_ONCE(bench_task, NULL);
 	disarm_syncs = atomic_read(&bench_syncs) - arm_syncs;
-	pr_info("latency sites %u arm %llu us syncs %u disarm %llu us syncs %u: %s\n",
+	pr_info("arming sites %u arm_us %llu arm_syncs %u disarm_us %llu disarm_syncs %u grace_periods %d: %s\n",
 		bench_count_sites(name), (t1 - t0) / 1000,
 		arm_syncs / num_online_cpus(), (t2 - t1) / 1000,
-		disarm_syncs / num_online_cpus(), name);
+		disarm_syncs / num_online_cpus(), atomic_read(&bench_gps), name);
 }
 
-static void bench_latency(void)
+static void bench_arming(void)
 {
 	int ret = register_kprobe(&bench_sync_kp);
 
@@ -359,9 +484,18 @@ static void bench_latency(void)
 		pr_err("cannot count do_sync_core(): %d\n", ret);
 		return;
 	}
-	bench_latency_one("marker_bench_1");
-	bench_latency_one("marker_bench_100");
-	bench_latency_one("marker_bench_1000");
+	ret = register_kprobe(&bench_gp_kp);
+	if (ret) {
+		pr_err("cannot count synchronize_rcu(): %d\n", ret);
+		unregister_kprobe(&bench_sync_kp);
+		return;
+	}
+	/* Let kprobes optimize the counters now, not while they count. */
+	bench_settle();
+	bench_arming_one("marker_bench_1");
+	bench_arming_one("marker_bench_100");
+	bench_arming_one("marker_bench_1000");
+	unregister_kprobe(&bench_gp_kp);
 	unregister_kprobe(&bench_sync_kp);
 	/* Keep the sites referenced. */
 	if (READ_ONCE(bench_old_state) == 42) {
@@ -375,9 +509,9 @@ static int __init marker_bench_init(void)
 {
 	if (!iters || !runs)
 		return -EINVAL;
-	bench_rows();
-	if (latency)
-		bench_latency();
+	bench_rows(bench_rows_default);
+	if (arming)
+		bench_arming();
 	pr_info("done\n");
 	return 0;
 }

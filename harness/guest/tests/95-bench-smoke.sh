@@ -1,13 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
-# A short run of the benchmark (make bench): every row produces a number,
-# and the arming latencies come out. Asserts no timing.
+# A short run of the benchmark (make bench) on the test kernel: every row
+# produces a number, with each SDT mechanism; arming 1, 100 and 1000 sites
+# reports its syncs and grace periods. Asserts no timing.
 . /harness/lib.sh
 
 ITERS=200 RUNS=3 sh /harness/bench.sh > /tmp/bench.out 2>&1 || { cat /tmp/bench.out; fail "bench.sh"; }
-for r in a b c d e f g h i j k K; do
+for r in baseline mark_dormant sdt_dormant tracepoint_dormant tracepoint_armed mark_armed \
+	 mark_armed_2probes sdt_call_1arg sdt_call_4args sdt_call_12args sdt_optprobe_1arg \
+	 sdt_int3_1arg kprobe_entry control_trace trace_printk; do
 	grep -q "marker_bench: row $r median [0-9.]* min [0-9.]* max [0-9.]* ns" /tmp/bench.out ||
 		fail "row $r: no figure"
 done
-expect_eq "latency lines" "$(grep -c 'marker_bench: latency sites [0-9]* arm [0-9]* us' /tmp/bench.out)" "3"
-grep -q 'latency sites 1000 ' /tmp/bench.out || fail "the 1000-site name does not have 1000 sites"
+expect_eq "arming lines" "$(grep -c 'marker_bench: arming sites [0-9]* arm_us [0-9]* arm_syncs' /tmp/bench.out)" "3"
+grep -q 'arming sites 1000 ' /tmp/bench.out || fail "the 1000-site name does not have 1000 sites"
+expect_eq "SDT mechanism after the run" "$(cat /sys/kernel/debug/markers/sdt_mechanism)" "call"
 exit 0
