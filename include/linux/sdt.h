@@ -38,8 +38,11 @@
  *	sdt_disable_probe("provider", "name", probe, data);
  *
  * and receive the arguments decoded and extended to 64 bits. Arming a site
- * registers a kprobe on it (optimized to a jump where kprobes can) that
- * decodes the spec.
+ * patches its NOP into a call of the SDT trampoline, which decodes the
+ * spec (or registers a kprobe on it: debugfs markers/sdt_mechanism).
+ *
+ * Provider and name are taken literally by every macro here: never
+ * macro-expanded, so that SDT_PROBE(linux, current) is linux:current.
  *
  * SDT_ENABLED(provider, name) is true while a probe is attached to the
  * sites provider:name, and a NOP otherwise: a guard for arguments that are
@@ -86,10 +89,10 @@ int sdt_disable_probe(const char *provider, const char *name,
 
 /*
  * The site, its __markers record, its note, and the note base symbol.
- * @prov_name is the "provider:name" string, @args the spec (a template in
+ * @provider and @name are string literals, @args the spec (a template in
  * inline asm: "%c[__sdt_s1]@%[__sdt_a1] ...").
  */
-#define __SDT_ASM_BODY(prov_name, provider, name, args)			\
+#define __SDT_ASM_BODY(provider, name, args)				\
 	"990:	.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n"			\
 	"	.pushsection __markers, \"a\"\n"				\
 	"	.balign 4\n"							\
@@ -101,7 +104,7 @@ int sdt_disable_probe(const char *provider, const char *name,
 	"	.long 0\n"							\
 	"	.popsection\n"							\
 	"	.pushsection .rodata.str1.1, \"aMS\", @progbits, 1\n"		\
-	"991:	.asciz \"" prov_name "\"\n"					\
+	"991:	.asciz \"" provider ":" name "\"\n"				\
 	"992:	.asciz \"" args "\"\n"						\
 	"	.popsection\n"							\
 	"	.pushsection .note.stapsdt, \"\", \"note\"\n"			\
@@ -114,8 +117,8 @@ int sdt_disable_probe(const char *provider, const char *name,
 	"995:	.8byte 990b\n"							\
 	"	.8byte _.stapsdt.base\n"					\
 	"	.8byte 0\n"							\
-	"	.asciz \"" #provider "\"\n"					\
-	"	.asciz \"" #name "\"\n"						\
+	"	.asciz \"" provider "\"\n"					\
+	"	.asciz \"" name "\"\n"						\
 	"	.asciz \"" args "\"\n"						\
 	"996:	.balign 4\n"							\
 	"	.popsection\n"							\
@@ -129,9 +132,14 @@ int sdt_disable_probe(const char *provider, const char *name,
 	"	.popsection\n"							\
 	"	.endif\n"
 
-/* An SDT site inside inline asm; @args is SDT_ASM_TEMPLATE(n) or a spec. */
+/*
+ * An SDT site inside inline asm; @args is SDT_ASM_TEMPLATE(n) or a spec.
+ * Provider and name are taken literally, never macro-expanded (as by
+ * SDT_PROBE() and SDT_ENABLED()): SDT_PROBE_ASM(linux, current, ...) is
+ * the site linux:current.
+ */
 #define SDT_PROBE_ASM(provider, name, args)				\
-	__SDT_ASM_BODY(#provider ":" #name, provider, name, args)
+	__SDT_ASM_BODY(#provider, #name, args)
 
 /*
  * The spec of one argument: its size, negative when signed, computed from
@@ -197,10 +205,13 @@ int sdt_disable_probe(const char *provider, const char *name,
 #define SDT_ASM_OPERANDS(args...)					\
 	CONCATENATE(__SDT_OPERANDS_, COUNT_ARGS(args))(args)
 
-/* SDT_PROBE(provider, name, args...): 0 to 12 arguments. */
+/*
+ * SDT_PROBE(provider, name, args...): 0 to 12 arguments. Provider and name
+ * are stringified here, before any macro could expand them.
+ */
 #define SDT_PROBE(provider, name, args...)				\
-	asm volatile(SDT_PROBE_ASM(provider, name,			\
-				   SDT_ASM_TEMPLATE(COUNT_ARGS(args)))	\
+	asm volatile(__SDT_ASM_BODY(#provider, #name,			\
+				    SDT_ASM_TEMPLATE(COUNT_ARGS(args)))	\
 		     : : SDT_ASM_OPERANDS(args))
 
 /*
@@ -218,8 +229,6 @@ int sdt_disable_probe(const char *provider, const char *name,
 
 #else /* __ASSEMBLY__ */
 
-#include <linux/stringify.h>
-
 /* SDT_PROBE(provider, name, spec) in .S files: the spec is written out. */
 #define SDT_PROBE(provider, name, args...)				\
 990:	.byte 0x0f, 0x1f, 0x44, 0x00, 0x00;				\
@@ -233,7 +242,9 @@ int sdt_disable_probe(const char *provider, const char *name,
 	.long 0;							\
 	.popsection;							\
 	.pushsection .rodata.str1.1, "aMS", @progbits, 1;		\
-991:	.asciz __stringify(provider:name);				\
+991:	.ascii #provider;						\
+	.ascii ":";							\
+	.asciz #name;							\
 992:	.asciz #args;							\
 	.popsection;							\
 	.pushsection .note.stapsdt, "", "note";				\

@@ -124,7 +124,10 @@ static void marker_show_state(struct seq_file *m, const struct marker_entry *e)
 	}
 	switch (sdt_state(e, &err)) {
 	case SDT_ERROR:
-		seq_printf(m, "error(%d)", err);
+		if (sdt_why(e))
+			seq_printf(m, "error(%d:%s)", err, sdt_why(e));
+		else
+			seq_printf(m, "error(%d)", err);
 		break;
 	case SDT_CALL:
 		seq_puts(m, "call");

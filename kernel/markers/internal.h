@@ -265,6 +265,7 @@ void sdt_disarm(struct marker_entry *e, struct marker_batch *b);
 /* Unregister the kprobes @b collected; true if that waited a grace period. */
 bool sdt_reap(struct marker_batch *b);
 enum sdt_state sdt_state(const struct marker_entry *e, int *error);
+const char *sdt_why(const struct marker_entry *e);
 unsigned int sdt_faults(const struct marker_entry *e);
 unsigned long sdt_hits(const struct marker_entry *e);
 int sdt_spec_nargs(const char *spec);

@@ -95,6 +95,7 @@ int sdt_spec_nargs(const char *spec)
 
 struct sdt_sym_match {
 	const char *name;
+	struct module *mod;
 	unsigned long addr;
 	unsigned int n;
 };
@@ -112,7 +113,12 @@ static int sdt_match_module(void *data, const char *name, unsigned long addr)
 {
 	struct sdt_sym_match *m = data;
 
-	if (!strcmp(name, m->name)) {
+	/*
+	 * A module's init symbols go with its init text after LIVE: never
+	 * count them, so that what a site resolves to does not depend on
+	 * whether it is armed at COMING or later.
+	 */
+	if (!strcmp(name, m->name) && !within_module_init(addr, m->mod)) {
 		m->addr = addr;
 		m->n++;
 	}
@@ -120,20 +126,22 @@ static int sdt_match_module(void *data, const char *name, unsigned long addr)
 }
 
 /*
- * The symbol of a %rip-relative operand, looked up in the site's own
- * object (vmlinux, or its module): 0 when it is not there, or not unique
- * (two static variables of that name), rather than a guess. Data symbols
- * need CONFIG_KALLSYMS_ALL.
+ * The symbol of an operand, looked up in the site's own object, then (for
+ * a module's site) in vmlinux: 0 when it is in neither, or not unique in
+ * the first that has it (two static variables of that name), rather than
+ * a guess. Data symbols need CONFIG_KALLSYMS_ALL.
  */
 static unsigned long sdt_resolve(void *ctx, const char *sym)
 {
 	struct marker_object *obj = ctx;
-	struct sdt_sym_match m = { .name = sym };
+	struct sdt_sym_match m = { .name = sym, .mod = obj->mod };
 
-	if (!obj->mod)
-		kallsyms_on_each_match_symbol(sdt_match_vmlinux, sym, &m);
-	else
+	if (obj->mod) {
 		module_kallsyms_on_each_symbol(obj->mod->name, sdt_match_module, &m);
+		if (m.n)
+			return m.n == 1 ? m.addr : 0;
+	}
+	kallsyms_on_each_match_symbol(sdt_match_vmlinux, sym, &m);
 	return m.n == 1 ? m.addr : 0;
 }
 
@@ -332,8 +340,9 @@ void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
 				     sdt_resolve, e->obj);
 		if (ret < 0) {
 			ss->error = ret;
-			marker_warn_site(e, "cannot decode \"%s\": %d\n",
-					 marker_site_format(site), ret);
+			marker_warn_site(e, "cannot decode \"%s\": %d (%s)\n",
+					 marker_site_format(site), ret,
+					 ss->prog.why);
 		}
 	}
 	if (ss->error)
@@ -461,6 +470,16 @@ enum sdt_state sdt_state(const struct marker_entry *e, int *error)
 	if (!ss->registered)
 		return SDT_DORMANT;
 	return sdt_optimized(ss) ? SDT_OPTIMIZED : SDT_KPROBE;
+}
+
+/*
+ * Why @e's operand spec did not decode, in one word (see arch_sdt_parse()),
+ * or NULL: it decoded, or was not tried.
+ */
+const char *sdt_why(const struct marker_entry *e)
+{
+	lockdep_assert_held(&marker_mutex);
+	return e->sdt && e->sdt->error ? e->sdt->prog.why : NULL;
 }
 
 /* The memory operands of @e that faulted since it was armed. */

@@ -4,8 +4,9 @@
  *
  * A spec is a space-separated list of N@OP, N the size in bytes (negative
  * when signed), OP an AT&T operand as the compiler printed it: %reg,
- * $imm, or disp(base,index,scale) with disp a number, a symbol (+/- a
- * number) with base %rip, or nothing. See <linux/sdt.h>.
+ * $imm, or memory: [%gs:]disp(base,index,scale), any part optional, with
+ * disp a number, a symbol, or a symbol plus or minus a number, and base
+ * %rip with a symbol. See <linux/sdt.h> and sdt_parse_op().
  */
 
 #include <linux/ctype.h>
@@ -13,6 +14,7 @@
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/kstrtox.h>
+#include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -111,67 +113,111 @@ static int sdt_reg_at(const char *p, u8 *slot, u8 *shift)
 	return len + 1;
 }
 
-/* One operand, @len bytes at @p. */
-static int sdt_parse_op(const char *p, size_t len, struct sdt_arg *a,
-			sdt_sym_resolver *resolve, void *ctx)
+/* Fail the parse of @prog, saying why (one word, for the listing). */
+static int sdt_refuse(struct sdt_prog *prog, const char *why)
 {
-	const char *end = p + len, *q;
+	prog->why = why;
+	return -EINVAL;
+}
+
+/*
+ * A displacement, @len bytes at @p: a number, a symbol, or a symbol plus
+ * or minus a number. The symbol is resolved into the sum.
+ */
+static int sdt_parse_disp(const char *p, size_t len, struct sdt_arg *a,
+			  struct sdt_prog *prog, sdt_sym_resolver *resolve,
+			  void *ctx, bool *has_sym)
+{
 	char sym[SDT_SYM_MAX];
 	unsigned long addr;
 	size_t n;
+
+	a->val = 0;
+	*has_sym = false;
+	if (!len)
+		return 0;
+	n = (*p == '-' || isdigit(*p)) ? 0 : sdt_ident_len(p);
+	if (n) {
+		if (n >= sizeof(sym))
+			return sdt_refuse(prog, "symbol");
+		memcpy(sym, p, n);
+		sym[n] = '\0';
+		addr = resolve ? resolve(ctx, sym) : 0;
+		if (!addr)
+			return sdt_refuse(prog, "symbol");
+		*has_sym = true;
+	}
+	if (n < len && sdt_parse_num(p + n, len - n, &a->val))
+		return sdt_refuse(prog, "displacement");
+	if (n)
+		a->val += addr;
+	return 0;
+}
+
+/*
+ * One operand, @len bytes at @p:
+ *
+ *	%reg				a register, of any width
+ *	$imm				an immediate
+ *	[%gs:]disp(base,index,scale)	memory; base, index and scale optional
+ *	[%gs:]sym[+-num](%rip)		memory, %rip-relative
+ *	[%gs:]disp			memory, absolute
+ *
+ * where disp is a number, a symbol, or a symbol plus or minus a number
+ * (with -mcmodel=kernel a symbol is a sign-extended 32-bit displacement).
+ * %gs: makes the address per-CPU, as this CPU's accessors do.
+ */
+static int sdt_parse_op(const char *p, size_t len, struct sdt_arg *a,
+			struct sdt_prog *prog, sdt_sym_resolver *resolve,
+			void *ctx)
+{
+	const char *end = p + len, *q;
+	bool has_sym;
 	int r;
 
-	if (*p == '%') {
+	if (*p == '%' && strncmp(p, "%gs:", 4)) {
 		a->kind = SDT_ARG_REG;
 		r = sdt_reg_at(p, &a->reg, &a->shift);
-		return r == len ? 0 : -EINVAL;
+		return r == len ? 0 : sdt_refuse(prog, "register");
 	}
 	if (*p == '$') {
 		a->kind = SDT_ARG_IMM;
-		return sdt_parse_num(p + 1, len - 1, &a->val);
+		if (sdt_parse_num(p + 1, len - 1, &a->val))
+			return sdt_refuse(prog, "immediate");
+		return 0;
 	}
 
-	/* Memory: [disp](base[,index[,scale]]), disp a number or sym[+-num]. */
 	a->kind = SDT_ARG_MEM;
 	a->reg = SDT_NO_REG;
 	a->index = SDT_NO_REG;
 	a->scale = 1;
-	a->val = 0;
-	q = strnchr(p, len, '(');
-	if (!q || end[-1] != ')')
-		return -EINVAL;
-	sym[0] = '\0';
-	if (q > p) {
-		n = (*p == '-' || isdigit(*p)) ? 0 : sdt_ident_len(p);
-		if (n) {
-			if (n >= sizeof(sym))
-				return -EINVAL;
-			memcpy(sym, p, n);
-			sym[n] = '\0';
-		}
-		if (p + n < q && sdt_parse_num(p + n, q - p - n, &a->val))
-			return -EINVAL;
+	if (!strncmp(p, "%gs:", 4)) {
+		a->gs = 1;
+		p += 4;
 	}
+	q = strnchr(p, end - p, '(');
+	if (!q) {	/* absolute */
+		if (p == end)
+			return sdt_refuse(prog, "operand");
+		return sdt_parse_disp(p, end - p, a, prog, resolve, ctx, &has_sym);
+	}
+	if (end[-1] != ')')
+		return sdt_refuse(prog, "operand");
+	r = sdt_parse_disp(p, q - p, a, prog, resolve, ctx, &has_sym);
+	if (r)
+		return r;
 	q++;
+	if (!strncmp(q, "%rip)", 5)) {
+		/* Only symbolic: a site is a NOP, not an instruction. */
+		if (!has_sym)
+			return sdt_refuse(prog, "rip");
+		return q + 5 == end ? 0 : sdt_refuse(prog, "operand");
+	}
 	if (*q != ',') {
-		if (!strncmp(q, "%rip", 4) && q + 4 < end && (q[4] == ')')) {
-			/* Only symbolic: a site is a NOP, not an instruction. */
-			if (!sym[0] || !resolve)
-				return -EINVAL;
-			addr = resolve(ctx, sym);
-			if (!addr)
-				return -EINVAL;
-			a->val += addr;
-			return q + 5 == end ? 0 : -EINVAL;
-		}
-		if (sym[0])	/* symbol(%reg): absolute, 32-bit displacement */
-			return -EINVAL;
 		r = sdt_reg_at(q, &a->reg, &a->shift);
 		if (r < 0 || a->shift)
-			return -EINVAL;
+			return sdt_refuse(prog, "register");
 		q += r;
-	} else if (sym[0]) {
-		return -EINVAL;
 	}
 	if (*q == ',') {
 		u8 shift;
@@ -179,16 +225,16 @@ static int sdt_parse_op(const char *p, size_t len, struct sdt_arg *a,
 		q++;
 		r = sdt_reg_at(q, &a->index, &shift);
 		if (r < 0 || shift)
-			return -EINVAL;
+			return sdt_refuse(prog, "register");
 		q += r;
 		if (*q == ',') {
 			q++;
 			if (*q != '1' && *q != '2' && *q != '4' && *q != '8')
-				return -EINVAL;
+				return sdt_refuse(prog, "scale");
 			a->scale = *q++ - '0';
 		}
 	}
-	return (q == end - 1 && *q == ')') ? 0 : -EINVAL;
+	return (q == end - 1 && *q == ')') ? 0 : sdt_refuse(prog, "operand");
 }
 
 /**
@@ -200,7 +246,8 @@ static int sdt_parse_op(const char *p, size_t len, struct sdt_arg *a,
  *
  * Return: the number of arguments, or -EINVAL for a spec that does not
  * parse (a bad size, an unknown register, a symbol that does not resolve,
- * more than SDT_MAX_ARGS arguments).
+ * more than SDT_MAX_ARGS arguments), with prog->why saying which in one
+ * word.
  */
 int arch_sdt_parse(const char *spec, struct sdt_prog *prog,
 		   sdt_sym_resolver *resolve, void *ctx)
@@ -217,21 +264,21 @@ int arch_sdt_parse(const char *spec, struct sdt_prog *prog,
 		if (!*p)
 			break;
 		if (prog->nargs >= SDT_MAX_ARGS)
-			return -EINVAL;
+			return sdt_refuse(prog, "arguments");
 		a = &prog->arg[prog->nargs];
 		end = strchrnul(p, ' ');
 		at = strnchr(p, end - p, '@');
 		if (!at || sdt_parse_num(p, at - p, &size))
-			return -EINVAL;
+			return sdt_refuse(prog, "size");
 		switch (size) {
 		case 1: case 2: case 4: case 8:
 		case -1: case -2: case -4: case -8:
 			a->size = size;
 			break;
 		default:
-			return -EINVAL;
+			return sdt_refuse(prog, "size");
 		}
-		ret = sdt_parse_op(at + 1, end - at - 1, a, resolve, ctx);
+		ret = sdt_parse_op(at + 1, end - at - 1, a, prog, resolve, ctx);
 		if (ret)
 			return ret;
 		prog->nargs++;
@@ -290,6 +337,8 @@ unsigned int arch_sdt_fetch(const struct sdt_prog *prog, struct pt_regs *regs,
 				addr += r[a->reg];
 			if (a->index != SDT_NO_REG)
 				addr += r[a->index] * a->scale;
+			if (a->gs)
+				addr += raw_cpu_read(this_cpu_off);
 			if (copy_from_kernel_nofault(&v, (void *)addr, abs(a->size))) {
 				v = 0;
 				faults++;

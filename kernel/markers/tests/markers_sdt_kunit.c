@@ -46,9 +46,17 @@ static void sdt_record(void *data, const u64 *args, unsigned int nargs)
 static u64 sdt_kunit_var = 0x1122334455667788ULL;
 static u64 sdt_kunit_mem[4] = { 10, 0xfffffffffffffff6ULL, 30, 0x80000000ULL };
 
+static DEFINE_PER_CPU(u64, sdt_kunit_pcpu);
+
 static unsigned long sdt_kunit_resolve(void *ctx, const char *sym)
 {
-	return strcmp(sym, "sdt_kunit_var") ? 0 : (unsigned long)&sdt_kunit_var;
+	if (!strcmp(sym, "sdt_kunit_var"))
+		return (unsigned long)&sdt_kunit_var;
+	if (!strcmp(sym, "sdt_kunit_mem"))
+		return (unsigned long)sdt_kunit_mem;
+	if (!strcmp(sym, "sdt_kunit_pcpu"))
+		return (unsigned long)&sdt_kunit_pcpu;
+	return 0;
 }
 
 static void sdt_test_decode(struct kunit *test)
@@ -88,11 +96,24 @@ static void sdt_test_decode(struct kunit *test)
 		{ "8@sdt_kunit_var(%rip)", 0x1122334455667788ULL },
 		{ "-4@sdt_kunit_var+4(%rip)", 0x11223344ULL },
 		{ "8@(%r9)", 0, 1 },
+		/* Symbol displacements, with and without registers. */
+		{ "8@sdt_kunit_mem(%r9)", 10 },
+		{ "8@sdt_kunit_mem+8(,%r9,8)", 0xfffffffffffffff6ULL },
+		{ "-4@sdt_kunit_mem+16(%r9,%r9,4)", 30 },
+		{ "-1@sdt_kunit_mem-7(,%r15,1)", (u64)-10 /* r15 is 15: mem[1] */ },
+		{ "8@sdt_kunit_mem+24", 0x80000000ULL },
+		{ "8@sdt_kunit_var", 0x1122334455667788ULL },
+		{ "2@sdt_kunit_var-0", 0x7788 },
+		{ "8@24", 0, 1 },
+		/* This CPU's copy of a per-CPU variable. */
+		{ "8@%gs:sdt_kunit_pcpu(%rip)", 0x5566 },
+		{ "4@%gs:sdt_kunit_pcpu", 0x5566 },
 	};
 	static const char * const bad[] = {
 		"4@%foo", "3@%eax", "4@", "@%eax", "%eax", "4@(%rax", "4@8(%rip)",
 		"4@unknown_symbol(%rip)", "4@(%rax,%rbx,3)", "4@$", "4@%ah(%rax)",
-		"16@%rax", "4@%eax junk",
+		"16@%rax", "4@%eax junk", "4@%gs:%eax", "4@%fs:8",
+		"4@unknown_symbol(,%rax,4)", "4@sdt_kunit_mem+x(%rax)",
 		"1@%al 1@%al 1@%al 1@%al 1@%al 1@%al 1@%al 1@%al 1@%al 1@%al 1@%al 1@%al 1@%al",
 	};
 	struct pt_regs regs = {};
@@ -111,6 +132,8 @@ static void sdt_test_decode(struct kunit *test)
 	regs.r8 = 0xfffffffffffffff0ULL;
 	regs.r9 = 0;
 	regs.r15 = 15;
+	for_each_possible_cpu(i)
+		per_cpu(sdt_kunit_pcpu, i) = 0x5566;
 
 	for (i = 0; i < ARRAY_SIZE(ok); i++) {
 		KUNIT_ASSERT_EQ_MSG(test, arch_sdt_parse(ok[i].spec, &prog,
@@ -137,6 +160,12 @@ static void sdt_test_decode(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, arch_sdt_parse(bad[i], &prog,
 							 sdt_kunit_resolve, NULL),
 				    -EINVAL, "%s", bad[i]);
+	/* A refusal says why, in one word. */
+	KUNIT_EXPECT_EQ(test, arch_sdt_parse("4@unknown_symbol(%rip)", &prog,
+					     sdt_kunit_resolve, NULL), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, prog.why, "symbol");
+	KUNIT_EXPECT_EQ(test, arch_sdt_parse("4@%foo", &prog, NULL, NULL), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, prog.why, "register");
 	KUNIT_EXPECT_EQ(test, arch_sdt_parse("", &prog, NULL, NULL), 0);
 	KUNIT_EXPECT_EQ(test, arch_sdt_parse(" -4@%edi  8@%rsi ", &prog, NULL, NULL), 2);
 }
@@ -160,6 +189,16 @@ static noinline __attribute__((__noipa__)) void sdt_c_twelve(int b)
 static noinline void sdt_c_noargs(void)
 {
 	SDT_PROBE(kunit, noargs);
+}
+
+/*
+ * linux and current are macros (the compiler's 1, and get_current()): a
+ * site named by them is still linux:current.
+ */
+static noinline bool sdt_c_literal(int x)
+{
+	SDT_PROBE(linux, current, x);
+	return SDT_ENABLED(linux, current);
 }
 
 static noinline long sdt_inline_asm_site(long x, short w, u8 b)
@@ -460,6 +499,20 @@ static int sdt_test_init(struct kunit *test)
 	return 0;
 }
 
+/* Provider and name are taken literally, even when they are macros. */
+static void sdt_test_literal_names(struct kunit *test)
+{
+	memset(&hit, 0, sizeof(hit));
+	KUNIT_EXPECT_FALSE(test, sdt_c_literal(1));
+	barrier();
+	KUNIT_EXPECT_EQ(test, hit.nr, 0);
+	KUNIT_ASSERT_EQ(test, sdt_kset(test, "linux", "current", 1), 0);
+	KUNIT_EXPECT_TRUE(test, sdt_c_literal(-7));
+	barrier();
+	KUNIT_ASSERT_EQ(test, hit.nr, 1);
+	KUNIT_EXPECT_EQ(test, hit.args[0], (u64)-7);
+}
+
 static struct kunit_case sdt_test_cases[] = {
 	KUNIT_CASE(sdt_test_decode),
 	KUNIT_CASE(sdt_test_paths),
@@ -468,6 +521,7 @@ static struct kunit_case sdt_test_cases[] = {
 	KUNIT_CASE(sdt_test_rip),
 	KUNIT_CASE(sdt_test_flags),
 	KUNIT_CASE(sdt_test_errors),
+	KUNIT_CASE(sdt_test_literal_names),
 	{}
 };
 

@@ -15,7 +15,7 @@ struct pt_regs;
 
 enum sdt_arg_kind {
 	SDT_ARG_REG = 1,	/* a register (of any width) */
-	SDT_ARG_MEM,		/* disp(base, index, scale), %rip resolved */
+	SDT_ARG_MEM,		/* [%gs:]disp(base, index, scale), symbols resolved */
 	SDT_ARG_IMM,		/* $immediate */
 };
 
@@ -29,17 +29,19 @@ struct sdt_arg {
 	u8 shift;		/* REG: 8 for %ah, %bh, %ch, %dh */
 	u8 index;		/* MEM: index slot or SDT_NO_REG */
 	u8 scale;		/* MEM: 1, 2, 4 or 8 */
+	u8 gs;			/* MEM: %gs:, an address in this CPU's per-CPU area */
 	s64 val;		/* MEM: displacement (or address); IMM: value */
 };
 
 struct sdt_prog {
 	unsigned int nargs;
+	const char *why;	/* a parse that failed: why, in one word */
 	struct sdt_arg arg[SDT_MAX_ARGS];
 };
 
 /*
- * Resolves the symbol of a %rip-relative operand for the site being
- * parsed; returns 0 when the symbol is unknown or ambiguous.
+ * Resolves a symbol of an operand for the site being parsed; returns 0
+ * when the symbol is unknown or ambiguous.
  */
 typedef unsigned long sdt_sym_resolver(void *ctx, const char *sym);
 
