@@ -153,6 +153,21 @@ while read -r st name note; do
 	fi
 done < "$LOGS/host-results.txt"
 
+# The guest's listing against what the SDT consumers read in the files
+# (host/sdt-consumers), object by object.
+if [ -f "$glog" ]; then
+	agree=1
+	lines=$(grep -a '^SDT-LISTING ' "$glog" | tr -d '\r')
+	[ -n "$lines" ] || { echo "no SDT-LISTING line in the guest log"; agree=0; }
+	while read -r _ obj n; do
+		[ -n "$obj" ] || continue
+		want=$(awk -v o="$obj" '$1 == o { print $3 }' "$LOGS/sdt-consumers.txt" 2>/dev/null)
+		echo "SDT sites of $obj: guest listing $n, readelf/eu-readelf/gdb/markers-list ${want:-?}"
+		[ "$n" = "$want" ] || agree=0
+	done <<< "$lines"
+	if [ $agree = 1 ]; then pass "host/sdt-listing-counts"; else failt "host/sdt-listing-counts"; fi
+fi
+
 case $guest_rc in
 0) ;;
 1) grep -q '^FAIL ' "$results" || failt "guest/job (exit status 1)" ;;

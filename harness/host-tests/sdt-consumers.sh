@@ -1,0 +1,66 @@
+#!/bin/bash
+# SDT notes as every stock consumer reads them: binutils readelf -n,
+# elfutils eu-readelf -n, gdb "info probes" and our markers-list, on
+# vmlinux and the modules with SDT sites, must count the same sites.
+# Writes the table (tool x file -> sites) to $LOGS/sdt-consumers.txt,
+# for harness/check.sh to compare with the guest's listing, and counts
+# the operand forms the compiler chose for the generated sites of
+# markers_sdt_diff_kunit.ko.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+
+list="$KOBJ/scripts/markers/markers-list"
+declare -A files=(
+	[vmlinux]="$KOBJ/vmlinux"
+	[sdt_example]="$(find "$KOBJ/samples/markers" -name sdt-example.ko)"
+	[markers_sdt_diff_kunit]="$(find "$KOBJ/kernel/markers/tests" -name markers_sdt_diff_kunit.ko)"
+)
+out="$LOGS/sdt-consumers.txt"
+: > "$out"
+bad=0
+for obj in vmlinux sdt_example markers_sdt_diff_kunit; do
+	f=${files[$obj]}
+	[ -f "$f" ] || { echo "no $obj at $f"; exit 1; }
+	r=$(readelf -n "$f" | grep -c 'NT_STAPSDT' || true)
+	e=$(eu-readelf -n "$f" | grep -c '^  stapsdt .*Version: 3' || true)
+	g=$(gdb -nx -batch -ex 'info probes stap' "$f" 2>/dev/null | grep -c '^stap ' || true)
+	m=$("$list" "$f" | grep -c '^sdt ' || true)
+	printf '%-24s readelf %4d  eu-readelf %4d  gdb %4d  markers-list %4d\n' \
+		"$obj" "$r" "$e" "$g" "$m" | tee -a "$out"
+	if [ "$r" = 0 ] || [ "$r" != "$e" ] || [ "$r" != "$g" ] || [ "$r" != "$m" ]; then
+		echo "$obj: the consumers disagree"
+		bad=1
+	fi
+done
+
+# Operand forms: registers by width, numbers and symbols abstracted.
+readelf -n "${files[markers_sdt_diff_kunit]}" | sed -n 's/^ *Arguments: //p' |
+	python3 -c '
+import re, sys
+WIDTH = [(8, r"r\d+b|[a-d][lh]|[sd]il|[sb]pl"), (16, r"r\d+w|[a-d]x|[sd]i|[sb]p"),
+	 (32, r"r\d+d|e[a-d]x|e[sd]i|e[sb]p"), (64, r"r\d+|r[a-d]x|r[sd]i|r[sb]p")]
+def reg(name):
+	if name == "rip":
+		return "%rip"
+	for w, rx in WIDTH:
+		if re.fullmatch(rx, name):
+			return "%%reg%d" % w
+	return "%?" + name
+def form(op):
+	op = re.sub(r"^-?\d+@", "", op)
+	if op.startswith("$"):
+		return "$imm"
+	seg = ""
+	if op.startswith("%gs:"):
+		seg, op = "%gs:", op[4:]
+	op = re.sub(r"%(\w+)", lambda m: reg(m.group(1)), op)
+	op = re.sub(r"(?<![%\w.])[A-Za-z_][\w.]*", "sym", op)
+	op = re.sub(r"(?<![\w%])-?\d+", "N", op)
+	return seg + op
+for line in sys.stdin:
+	for op in line.split():
+		print(form(op))
+' | sort | uniq -c | sort -rn > "$LOGS/sdt-operand-forms.txt"
+echo "markers_sdt_diff_kunit: $(wc -l < "$LOGS/sdt-operand-forms.txt") distinct operand forms (GCC):"
+cat "$LOGS/sdt-operand-forms.txt"
+exit $bad
