@@ -1,0 +1,44 @@
+# SDT operands: the generated sites of markers_sdt_diff_kunit (every
+# operand form the compiler chose for 37 expressions, their casts, and
+# pointers and wide constants) decode and arm the same whether armed
+# while their module comes (a probe attached first, waiting by name) or
+# once it is live, its init symbols gone; none is refused. The values
+# themselves are checked by the module's own KUnit suite, markers_sdt_diff.
+# Prints the listing's SDT sites per object for the consumers' comparison
+# (harness/check.sh).
+. /harness/lib.sh
+
+L=/sys/kernel/debug/markers/list
+M=markers_sdt_diff_kunit
+rmmod $M 2> /dev/null	# loaded by the KUnit run
+rmmod sdt_probe_example 2> /dev/null
+
+armed() { grep -c '^sdt_diff:site sdt .* call 1 ' $L; }
+refused() { grep '^sdt_diff:site sdt .* error(' $L | head -n 3; }
+
+# Armed at COMING.
+sdt_probe_example provider=sdt_diff name=site nargs=1 || fail "attach first"
+modprobe $M || fail "modprobe $M"
+sites=$(grep -c '^sdt_diff:site sdt ' $L)
+[ "$sites" -ge 200 ] || fail "only $sites generated sites"
+expect_eq "refused at COMING" "$(refused)" ""
+expect_eq "armed at COMING" "$(armed)" "$sites"
+rmmod sdt_probe_example || fail "rmmod sdt_probe_example"
+expect_eq "armed after detach" "$(armed)" "0"
+
+# Armed once live.
+sdt_probe_example provider=sdt_diff name=site nargs=1 || fail "attach live"
+expect_eq "refused when LIVE" "$(refused)" ""
+expect_eq "armed when LIVE" "$(armed)" "$sites"
+rmmod sdt_probe_example
+echo "$sites generated SDT sites armed at COMING and when LIVE"
+
+# The listing's SDT sites per object, which harness/check.sh compares with
+# what readelf, eu-readelf, gdb and markers-list find in the files.
+modprobe sdt-example || fail "modprobe sdt-example"
+sdt_lines() { grep '^[^ ]* sdt "' $L; }
+echo "SDT-LISTING vmlinux $(sdt_lines | grep -vc '" [^ ]* \[')"
+for m in sdt_example $M; do
+	echo "SDT-LISTING $m $(sdt_lines | grep -c "\" [^ ]* \[$m\] ")"
+done
+rmmod $M || fail "rmmod $M"
