@@ -20,6 +20,22 @@ enum marker_arg_class {
 	MARKER_ARG_PTR,		/* void *: %p and its extensions */
 };
 
+/*
+ * One conversion of a format (marker_format_next()): its text, its '*'
+ * arguments, and what its value is, as a trace event field stores it.
+ */
+struct marker_conv {
+	const char *start;	/* its '%' */
+	unsigned int len;	/* up to its letter (and %p's extension) */
+	unsigned int nstars;	/* '*' width and precision: int arguments */
+	u8 cls;			/* the value's enum marker_arg_class */
+	u8 size;		/* the field's size: 1, 2, 4, 8; 4 for %s */
+	bool is_signed;
+	char letter;		/* d i u x X o c s p */
+	const char *type;	/* the field's C type */
+};
+
+int marker_format_next(const char **fmt, struct marker_conv *c);
 int marker_parse_format(const char *fmt, u8 *cls, unsigned int max);
 bool marker_format_match(const char *a, const char *b);
 const char *marker_arg_class_name(u8 cls);

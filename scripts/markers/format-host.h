@@ -16,6 +16,8 @@
 
 typedef uint8_t u8;
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 /* No KUnit on the host: the grammar's functions are plain externals. */
 #define EXPORT_SYMBOL_IF_KUNIT(sym)
 

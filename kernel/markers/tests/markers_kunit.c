@@ -204,6 +204,61 @@ static void armed_expect(struct kunit *test, const char *name,
 	KUNIT_EXPECT_EQ_MSG(test, a, armed, "%s armed", name);
 }
 
+/* What each conversion is as a trace event field (marker_format_next()). */
+static void markers_test_conversions(struct kunit *test)
+{
+	static const struct {
+		const char *fmt;
+		const char *type;
+		u8 size;
+		bool is_signed;
+		unsigned int nstars;
+	} cases[] = {
+		{ "%d", "int", 4, true },
+		{ "%i", "int", 4, true },
+		{ "%u", "unsigned int", 4, false },
+		{ "%#x", "unsigned int", 4, false },
+		{ "%hhd", "signed char", 1, true },
+		{ "%hu", "unsigned short", 2, false },
+		{ "%ld", "long", 8, true },
+		{ "%lx", "unsigned long", 8, false },
+		{ "%lld", "long long", 8, true },
+		{ "%Lu", "unsigned long long", 8, false },
+		{ "%zu", "size_t", 8, false },
+		{ "%zd", "ssize_t", 8, true },
+		{ "%c", "char", 1, true },
+		{ "%p", "void *", 8, false },
+		{ "%pS", "void *", 8, false },
+		{ "%s", "__data_loc char[]", 4, false },
+		{ "%*.*s", "__data_loc char[]", 4, false, 2 },
+		{ "%-8d", "int", 4, true },
+	};
+	const char *lit = "a %% b=%u c", *p;
+	struct marker_conv c;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		p = cases[i].fmt;
+		KUNIT_ASSERT_EQ_MSG(test, marker_format_next(&p, &c), 1, "%s", cases[i].fmt);
+		KUNIT_EXPECT_STREQ_MSG(test, c.type, cases[i].type, "%s", cases[i].fmt);
+		KUNIT_EXPECT_EQ_MSG(test, c.size, cases[i].size, "%s", cases[i].fmt);
+		KUNIT_EXPECT_EQ_MSG(test, c.is_signed, cases[i].is_signed, "%s", cases[i].fmt);
+		KUNIT_EXPECT_EQ_MSG(test, c.nstars, cases[i].nstars, "%s", cases[i].fmt);
+		KUNIT_EXPECT_EQ_MSG(test, c.len, strlen(cases[i].fmt), "%s", cases[i].fmt);
+		KUNIT_EXPECT_EQ(test, marker_format_next(&p, &c), 0);
+	}
+	/* Literal text and %% carry nothing; the conversion is found in it. */
+	p = lit;
+	KUNIT_ASSERT_EQ(test, marker_format_next(&p, &c), 1);
+	KUNIT_EXPECT_EQ(test, c.start - lit, 7);
+	KUNIT_EXPECT_STREQ(test, p, " c");
+	KUNIT_EXPECT_EQ(test, marker_format_next(&p, &c), 0);
+	p = "%jd";
+	KUNIT_EXPECT_EQ(test, marker_format_next(&p, &c), -EINVAL);
+	p = "x %";
+	KUNIT_EXPECT_EQ(test, marker_format_next(&p, &c), -EINVAL);
+}
+
 static void markers_test_errors(struct kunit *test)
 {
 	static char long_name[MARKER_NAME_MAX + 2];
@@ -567,6 +622,7 @@ static int markers_test_init(struct kunit *test)
 
 static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_parse),
+	KUNIT_CASE(markers_test_conversions),
 	KUNIT_CASE(markers_test_errors),
 	KUNIT_CASE(markers_test_unprintable_site),
 	KUNIT_CASE(markers_test_enomem),
