@@ -1,37 +1,58 @@
 #!/bin/bash
-# The layout of kernel/markers/: the control file is a client of the
-# registry, not a partner (no object of the core uses a symbol of control.o
-# or of its sinks.o, and control.o uses only the registry's client
-# functions, so
-# the core links and runs with CONFIG_MARKERS_CONTROL=n); <linux/marker.h>
+# The layout of kernel/markers/: the control file and the trace events
+# are clients of the registry, not partners (no object of the core uses a
+# symbol of theirs, and they use only the registry's client functions, so
+# the core links and runs with CONFIG_MARKERS_CONTROL=n or
+# CONFIG_MARKERS_EVENTS=n; the control file also uses the events' enable
+# switch and hit counts); <linux/marker.h>
 # and <linux/sdt.h> do not include each other; no C file of ours under
 # kernel/ is over 700 lines, tests excepted.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 d=$KOBJ/kernel/markers
-ctl=$d/control.o
-[ -f "$ctl" ] || { echo "no $ctl"; exit 1; }
+ctl=("$d/control.o" "$d/control_parse.o" "$d/sinks.o")
+ev=("$d/events.o" "$d/event_format.o" "$d/event_record.o")
+for o in "${ctl[@]}" "${ev[@]}"; do
+	[ -f "$o" ] || { echo "no $o"; exit 1; }
+done
 core=()
 for o in "$d"/*.o; do
-	case $(basename "$o") in control.o|sinks.o|built-in.a) ;; *) core+=("$o") ;; esac
+	case " ${ctl[*]} ${ev[*]} " in *" $o "*) continue ;; esac
+	case $(basename "$o") in built-in.a) ;; *) core+=("$o") ;; esac
 done
 echo "core objects: ${core[*]##*/}"
 defs() { nm --defined-only "$@" | awk 'NF == 3 && $2 ~ /[TDBR]/ { print $3 }' | sort -u; }
 undefs() { nm -u "$@" | awk '{ print $NF }' | sort -u; }
 
-bad=$(comm -12 <(defs "$ctl" "$d/sinks.o") <(undefs "${core[@]}"))
+# The core uses nothing of its clients.
+bad=$(comm -12 <(defs "${ctl[@]}" "${ev[@]}") <(undefs "${core[@]}"))
 if [ -n "$bad" ]; then
-	echo "the core uses symbols of control.o: $bad"; exit 1
+	echo "the core uses symbols of its clients: $bad"; exit 1
 fi
-used=$(comm -12 <(defs "${core[@]}") <(undefs "$ctl"))
-allowed="marker_change marker_debugfs_dir marker_listing_open marker_name_in_module marker_walk_names"
+# Each client uses only the registry's client functions (and the control
+# file, the events' enable switch).
+client="marker_change marker_debugfs_dir marker_listing_open marker_name_in_module marker_walk_names"
+client_ev="marker_add_probe marker_remove_probe marker_change marker_walk_names marker_name_event_format marker_key_no_event marker_format_next"
+check_uses() {	# NAME "ALLOWED" OBJECTS...
+	local name=$1 allowed=$2 used s
+	shift 2
+	used=$(comm -12 <(defs "${core[@]}" "${ev[@]}") <(undefs "$@"))
+	for s in $used; do
+		case " $allowed " in *" $s "*) ;; *)
+			echo "$name uses $s, which is not one of its client functions"; exit 1 ;;
+		esac
+	done
+	echo "$name uses: $(echo $used)"
+}
+check_uses "the control file" "$client marker_event_set marker_event_hits marker_events_hold marker_events_release" "${ctl[@]}"
+used=$(comm -12 <(defs "${core[@]}") <(undefs "${ev[@]}"))
 for s in $used; do
-	case " $allowed " in *" $s "*) ;; *)
-		echo "control.o uses $s, which is not one of the registry's client functions"; exit 1 ;;
+	case " $client_ev " in *" $s "*) ;; *)
+		echo "the events use $s, which is not one of the registry's client functions"; exit 1 ;;
 	esac
 done
-echo "control.o uses of the core: $(echo $used)"
+echo "the events use of the core: $(echo $used)"
 
 for h in "marker.h sdt.h" "sdt.h marker.h"; do
 	set -- $h

@@ -8,22 +8,24 @@
  *	enable  name GLOB [module MOD] [provider PROV] [to trace|printk]
  *	disable name GLOB [module MOD] [provider PROV] [to trace|printk]
  *
- * The built-in probes (sinks.c) go through the registry as any module's
- * probe does: "trace" writes a line per hit into the ftrace ring buffer,
- * "printk" a rate-limited pr_info(). markers.enable= on the command line enables
+ * "trace" enables the name's trace event (events.c), exactly as its
+ * tracefs enable file does; "printk" attaches a built-in probe (sinks.c),
+ * which goes through the registry as any module's probe does and writes a
+ * rate-limited pr_info(). markers.enable= on the command line enables
  * names from boot, and in modules as they load. Reading the file gives the
  * listing with hit counts. See Documentation/trace/markers.rst.
  *
- * This file is a client of the registry: it attaches and detaches through
- * marker_change() (probes.c), all of a write at once, matches names through
- * marker_walk_names() (core.c), creates its own debugfs file and
- * learns of modules through its own notifier. CONFIG_MARKERS_CONTROL=n
- * leaves it out and changes nothing else.
+ * Its grammar is in control_parse.c. This file is a client of the
+ * registry: it attaches and detaches through marker_change() (probes.c),
+ * all of a write at once, matches names through marker_walk_names()
+ * (core.c), enables trace events through marker_event_set() (events.c),
+ * creates its own debugfs file and learns of modules through its own
+ * notifier. CONFIG_MARKERS_CONTROL=n leaves it out and changes nothing
+ * else.
  */
 
 #define pr_fmt(fmt) "markers: " fmt
 
-#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/glob.h>
 #include <linux/hashtable.h>
@@ -36,9 +38,9 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include <kunit/visibility.h>
 
 #include "control.h"
+#include "events.h"
 #include "internal.h"
 
 /* The most globs in markers.enable=. */
@@ -123,6 +125,11 @@ static unsigned long marker_control_hits(const char *key)
 				   marker_control_hash(key)) {
 		if (strcmp(b->key, key))
 			continue;
+		if (b->sink == MARKER_SINK_TRACE) {
+			/* The hits its trace event recorded since. */
+			n += marker_event_hits(key) - b->base;
+			continue;
+		}
 		for_each_possible_cpu(cpu)
 			n += *per_cpu_ptr(b->hits, cpu);
 	}
@@ -144,7 +151,10 @@ static struct marker_op marker_builtin_op(struct marker_builtin *b, bool add)
 	};
 }
 
-/* Attach the built-in probe of (@key, @sink); nothing changes on error. */
+/*
+ * Attach the built-in probe of (@key, @sink), or for "trace" enable the
+ * name's trace event; nothing changes on error.
+ */
 static int marker_builtin_attach(const char *key, bool sdt,
 				 enum marker_sink sink)
 {
@@ -158,8 +168,15 @@ static int marker_builtin_attach(const char *key, bool sdt,
 	b = marker_builtin_new(key, sdt, sink);
 	if (!b)
 		return -ENOMEM;
-	op = marker_builtin_op(b, true);
-	ret = marker_change(&op, 1);
+	if (sink == MARKER_SINK_TRACE) {
+		marker_events_hold();
+		ret = marker_event_set(key, true);
+		marker_events_release();
+		b->base = marker_event_hits(key);
+	} else {
+		op = marker_builtin_op(b, true);
+		ret = marker_change(&op, 1);
+	}
 	if (ret) {
 		marker_builtin_free(b);
 		return ret;
@@ -167,150 +184,6 @@ static int marker_builtin_attach(const char *key, bool sdt,
 	hash_add_rcu(marker_builtins, &b->hnode, marker_control_hash(key));
 	return 0;
 }
-
-/* --- Parsing ---------------------------------------------------------- */
-
-/* A glob: 1..MARKER_GLOB_MAX of [A-Za-z0-9_:*?!-] and balanced [...]. */
-static bool marker_glob_valid(const char *g)
-{
-	bool in_class = false;
-	size_t n = strlen(g);
-
-	if (!n || n > MARKER_GLOB_MAX)
-		return false;
-	for (; *g; g++) {
-		if (*g == '[') {
-			if (in_class)
-				return false;
-			in_class = true;
-		} else if (*g == ']') {
-			if (!in_class)
-				return false;
-			in_class = false;
-		} else if (!isalnum(*g) && !strchr("_:*?!-", *g)) {
-			return false;
-		}
-	}
-	return !in_class;
-}
-
-/* A module name: 1..MODULE_NAME_LEN-1 of [A-Za-z0-9_-]. */
-static bool marker_modname_valid(const char *m)
-{
-	size_t n = strlen(m);
-
-	if (!n || n >= MODULE_NAME_LEN)
-		return false;
-	for (; *m; m++)
-		if (!isalnum(*m) && *m != '_' && *m != '-')
-			return false;
-	return true;
-}
-
-/* Take the value of keyword @word into @cmd. */
-static int marker_parse_keyword(struct marker_cmd *cmd, const char *word,
-				char *val)
-{
-	if (!strcmp(word, "name")) {
-		if (cmd->name || !marker_glob_valid(val))
-			return -EINVAL;
-		cmd->name = val;
-	} else if (!strcmp(word, "module")) {
-		if (cmd->module || !marker_modname_valid(val))
-			return -EINVAL;
-		cmd->module = val;
-	} else if (!strcmp(word, "provider")) {
-		if (cmd->provider || !marker_glob_valid(val) || strchr(val, ':'))
-			return -EINVAL;
-		cmd->provider = val;
-	} else if (!strcmp(word, "to")) {
-		if (cmd->has_sink)
-			return -EINVAL;
-		if (!strcmp(val, "trace"))
-			cmd->sink = MARKER_SINK_TRACE;
-		else if (!strcmp(val, "printk"))
-			cmd->sink = MARKER_SINK_PRINTK;
-		else
-			return -EINVAL;
-		cmd->has_sink = true;
-		cmd->any_sink = false;
-	} else {
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Parse one command (a NUL-terminated, modifiable string) into @cmd. */
-static int marker_parse_cmd(char *s, struct marker_cmd *cmd)
-{
-	char *word, *val;
-	int ret;
-
-	memset(cmd, 0, sizeof(*cmd));
-	cmd->sink = MARKER_SINK_TRACE;
-	word = strsep(&s, " \t");
-	if (!strcmp(word, "enable"))
-		cmd->enable = true;
-	else if (strcmp(word, "disable"))
-		return -EINVAL;
-	cmd->any_sink = !cmd->enable;
-
-	for (;;) {
-		if (s)
-			s = skip_spaces(s);
-		if (!s || !*s)
-			break;
-		word = strsep(&s, " \t");
-		if (s)
-			s = skip_spaces(s);
-		if (!s || !*s)
-			return -EINVAL;		/* a keyword without a value */
-		val = strsep(&s, " \t");
-		ret = marker_parse_keyword(cmd, word, val);
-		if (ret)
-			return ret;
-	}
-	return cmd->name ? 0 : -EINVAL;
-}
-
-/**
- * marker_control_parse - split and parse the commands of one write
- * @buf: the text written, NUL-terminated; modified
- * @cmds: where to store the commands
- * @max: the room in @cmds
- *
- * Commands are separated by newlines or ';'. Blank commands and comments
- * (from '#' to the end of the line) are skipped.
- *
- * Return: the number of commands, -EINVAL for one that does not parse, or
- * -E2BIG for more than @max.
- */
-VISIBLE_IF_KUNIT int marker_control_parse(char *buf, struct marker_cmd *cmds,
-					  unsigned int max)
-{
-	unsigned int n = 0;
-	char *line, *cmd, *hash;
-	int ret;
-
-	while ((line = strsep(&buf, "\n"))) {
-		hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
-		while ((cmd = strsep(&line, ";"))) {
-			cmd = strim(cmd);
-			if (!*cmd)
-				continue;
-			if (n >= max)
-				return -E2BIG;
-			ret = marker_parse_cmd(cmd, &cmds[n]);
-			if (ret)
-				return ret;
-			n++;
-		}
-	}
-	return n;
-}
-EXPORT_SYMBOL_IF_KUNIT(marker_control_parse);
 
 /* --- Applying --------------------------------------------------------- */
 
@@ -431,6 +304,39 @@ static int marker_match_cmd(void *ctx, struct marker_name *mn)
 }
 
 /*
+ * Switch the trace events of @c's "trace" switches that change (sw->b set)
+ * as wanted, or, with @undo, back again, from @undo backwards. Stops at
+ * the first error, having switched back what it switched: nothing
+ * changes on error.
+ */
+static int marker_plan_events(struct marker_plan *c, struct list_head *undo)
+{
+	struct marker_switch *sw;
+	int ret;
+
+	if (undo) {
+		sw = list_entry(undo, struct marker_switch, list);
+		list_for_each_entry_from_reverse(sw, &c->list, list)
+			if (sw->b && sw->sink == MARKER_SINK_TRACE)
+				marker_event_set(sw->key, !sw->on);
+		return 0;
+	}
+	list_for_each_entry(sw, &c->list, list) {
+		if (!sw->b || sw->sink != MARKER_SINK_TRACE)
+			continue;
+		ret = marker_event_set(sw->key, sw->on);
+		if (ret && !sw->on && ret == -ENOENT)
+			ret = 0;	/* its event went with its sites */
+		if (ret) {
+			if (!list_is_first(&sw->list, &c->list))
+				marker_plan_events(c, sw->list.prev);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/*
  * Apply @c, all or nothing: attach the built-in probes it turns on and
  * detach those it turns off, in one change of the registry (one grace
  * period for all the detachments).
@@ -462,14 +368,30 @@ static int marker_plan_apply(struct marker_plan *c)
 				goto out;
 			}
 		}
-		ops[n++] = marker_builtin_op(sw->b, sw->on);
+		if (sw->sink == MARKER_SINK_PRINTK)
+			ops[n++] = marker_builtin_op(sw->b, sw->on);
 	}
-	ret = marker_change(ops, n);
+	/*
+	 * "trace" is the name's trace event: switch those first, then the
+	 * printk probes in one change of the registry; undo the events if
+	 * that fails. The events' detachments go in one change too, at
+	 * marker_events_release(): one grace period for all.
+	 */
+	marker_events_hold();
+	ret = marker_plan_events(c, NULL);
+	if (!ret) {
+		ret = marker_change(ops, n);
+		if (ret)
+			marker_plan_events(c, c->list.prev);
+	}
+	marker_events_release();
 out:
 	list_for_each_entry(sw, &c->list, list) {
 		if (!sw->b)
 			continue;
 		if (sw->on && !ret) {
+			if (sw->sink == MARKER_SINK_TRACE)
+				sw->b->base = marker_event_hits(sw->key);
 			hash_add_rcu(marker_builtins, &sw->b->hnode,
 				     marker_control_hash(sw->key));
 		} else if (!sw->on && !ret) {
@@ -651,9 +573,10 @@ static struct notifier_block marker_control_module_nb = {
 	.notifier_call = marker_control_module_notify,
 	/*
 	 * Below the registry's (0): a coming module's sites must be in the
-	 * registry before its names are matched against markers.enable=.
+	 * registry before its names are matched against markers.enable=;
+	 * and below the trace events' (-1), which "trace" enables.
 	 */
-	.priority = -1,
+	.priority = -2,
 };
 
 static int __init marker_control_init(void)

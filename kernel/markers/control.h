@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Kernel markers: the control file's grammar, shared by control.c and its
- * KUnit suite (tests/markers_control_kunit.c).
+ * Kernel markers: the control file's grammar (control_parse.c), shared by
+ * control.c and its KUnit suite (tests/markers_control_kunit.c), and its
+ * built-in probes (sinks.c).
  */
 #ifndef _KERNEL_MARKERS_CONTROL_H
 #define _KERNEL_MARKERS_CONTROL_H
@@ -40,6 +41,7 @@ struct marker_builtin {
 	struct hlist_node hnode;	/* in control.c's table, by key; RCU */
 	struct rcu_head rcu;
 	unsigned long __percpu *hits;	/* calls of this probe */
+	unsigned long base;		/* "trace": its event's hits before */
 	enum marker_sink sink;
 	bool sdt;
 	char key[];			/* name, or provider:name */
@@ -48,8 +50,9 @@ struct marker_builtin {
 /* The built-in probe function of a sink, for MARK() or SDT sites. */
 const void *marker_builtin_func(bool sdt, enum marker_sink sink);
 
-#if IS_ENABLED(CONFIG_KUNIT)
+/* control_parse.c: the grammar. */
 int marker_control_parse(char *buf, struct marker_cmd *cmds, unsigned int max);
-#endif
+/* A glob: 1..MARKER_GLOB_MAX of [A-Za-z0-9_:*?!-] and balanced [...]. */
+bool marker_glob_valid(const char *g);
 
 #endif /* _KERNEL_MARKERS_CONTROL_H */

@@ -152,6 +152,56 @@ bool marker_name_in_module(struct marker_name *mn, const char *module)
 	return false;
 }
 
+/* See internal.h. */
+int marker_key_no_event(const char *key)
+{
+	struct marker_name *mn;
+	const char *why = NULL;
+	int ret = -ENOENT;
+
+	mutex_lock(&marker_mutex);
+	mn = marker_find_name(key);
+	if (mn && mn->nr_sites) {
+		marker_name_event_format(mn, &why);
+		ret = why ? -EPERM : 0;
+	}
+	mutex_unlock(&marker_mutex);
+	return ret;
+}
+
+/* See internal.h. */
+const char *marker_name_event_format(struct marker_name *mn, const char **why)
+{
+	const char *fmt = NULL, *f;
+	struct marker_entry *e;
+	bool sdt = false;
+
+	*why = NULL;
+	for_each_marker_site(e, mn) {
+		if (e->gone || e->site->kind == MARKER_KIND_GUARD)
+			continue;
+		f = marker_site_format(e->site);
+		if (!fmt) {
+			fmt = f;
+			sdt = e->site->kind == MARKER_KIND_SDT;
+			if (!sdt && marker_parse_format(fmt, NULL, 0) < 0) {
+				*why = "format_not_printable";
+				return NULL;
+			}
+			continue;
+		}
+		if (sdt && sdt_spec_nargs(f) != sdt_spec_nargs(fmt)) {
+			*why = "sites_disagree_on_argument_count";
+			return NULL;
+		}
+		if (!sdt && strcmp(f, fmt)) {
+			*why = "sites_disagree_on_format";
+			return NULL;
+		}
+	}
+	return fmt;
+}
+
 /* --- Sites ------------------------------------------------------------ */
 
 /* See internal.h. */

@@ -4,9 +4,10 @@
  *
  * A header line, one line per site (vmlinux first, then the modules in the
  * order they came), then one line per pending name (a name with probes and
- * no site). See "The listing" in Documentation/trace/markers.rst. The
- * control file (control.c) shows the same listing with a hit-count column,
- * through marker_listing_open().
+ * no site), and a comment line per name whose sites disagree on what its
+ * trace event would take. See "The listing" in
+ * Documentation/trace/markers.rst. The control file (control.c) shows the
+ * same listing with a hit-count column, through marker_listing_open().
  */
 
 #include <linux/debugfs.h>
@@ -20,8 +21,21 @@
 struct dentry *marker_debugfs_dir;
 
 /*
- * Listing position: a site of an object, then a pending name. Walked under
- * marker_mutex, from seq_start to seq_stop.
+ * Why a name with sites has no trace event (see events.c), or NULL: its
+ * sites disagree on what its fields would be.
+ */
+static const char *marker_no_event_why(struct marker_name *mn)
+{
+	const char *why;
+
+	marker_name_event_format(mn, &why);
+	return why;
+}
+
+/*
+ * Listing position: a site of an object, then a pending name, or a name
+ * with no trace event. Walked under marker_mutex, from seq_start to
+ * seq_stop.
  */
 struct marker_iter {
 	marker_hits_fn *hits;		/* the control file: show hit counts */
@@ -48,7 +62,7 @@ static void *marker_iter_settle(struct marker_iter *it)
 	}
 	for (; !list_entry_is_head(it->mn, &marker_names, list);
 	     it->mn = list_next_entry(it->mn, list))
-		if (!it->mn->nr_sites)
+		if (!it->mn->nr_sites || marker_no_event_why(it->mn))
 			return it;
 	return NULL;
 }
@@ -202,6 +216,11 @@ static int marker_seq_show(struct seq_file *m, void *v)
 	}
 	if (it->obj) {
 		marker_show_site(m, &it->obj->entry[it->i], it->hits);
+		return 0;
+	}
+	if (it->mn->nr_sites) {
+		seq_printf(m, "# %s: no trace event: %s\n", it->mn->key,
+			   marker_no_event_why(it->mn));
 		return 0;
 	}
 	seq_printf(m, "%s - \"\" - pending %u - -%s\n", it->mn->key,

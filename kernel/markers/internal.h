@@ -12,12 +12,16 @@
  *	debugfs.c	the listing
  *	control.c	the control file and markers.enable=: a client of the
  *			registry, through the functions under "Clients" below
- *	sinks.c		the control file's built-in probes
+ *	control_parse.c	its grammar
+ *	sinks.c		the control file's printk probe
+ *	events.c	the trace events: a client of the registry too
+ *	event_format.c	their fields, print fmt and text
+ *	event_record.c	their hit path
  *	kunit.c		what the KUnit suites read of the registry
  *
- * Layers, each calling only those below it: api.c, control.c; probes.c;
- * core.c; mark.c, sdt.c, format.c. The registry's data is protected by
- * marker_mutex; see core.c.
+ * Layers, each calling only those below it: control.c; api.c, events.c;
+ * probes.c; core.c; mark.c, sdt.c, format.c. The registry's data is
+ * protected by marker_mutex; see core.c.
  */
 #ifndef _KERNEL_MARKERS_INTERNAL_H
 #define _KERNEL_MARKERS_INTERNAL_H
@@ -315,6 +319,23 @@ int marker_walk_names(marker_name_fn *fn, void *ctx);
 
 /* Under marker_mutex: has @mn a site in @module ("vmlinux": built in)? */
 bool marker_name_in_module(struct marker_name *mn, const char *module);
+
+/*
+ * Why @key has no trace event: -ENOENT, it has no site; 0, its sites
+ * record nothing (guards, or sites in freed init text); -EPERM, they
+ * disagree or cannot be printed. Takes marker_mutex.
+ */
+int marker_key_no_event(const char *key);
+
+/*
+ * Under marker_mutex: the format of @mn's trace event (events.c): its
+ * MARK() sites' format, or its first SDT site's spec, sites in freed init
+ * text and guards left out. NULL when there is no such site (*@why NULL),
+ * when they disagree (on the format, on an SDT argument count), or when
+ * vsnprintf() cannot print the format: *@why says which, in one word for
+ * the listing.
+ */
+const char *marker_name_event_format(struct marker_name *mn, const char **why);
 
 /* Is @key an SDT "provider:name" (or an SDT_ENABLED() guard's)? */
 static inline bool marker_key_is_sdt(const char *key)

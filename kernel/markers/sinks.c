@@ -2,11 +2,12 @@
 /*
  * Kernel markers: the built-in probes of the control file.
  *
- * Attached by control.c with a struct marker_builtin as their data: "trace"
- * writes one line per hit into the ftrace ring buffer, "printk" a
- * rate-limited pr_info() (10 lines per 5 seconds). A MARK() hit is
- * formatted with the site's own format, "name: ...", an SDT hit as
- * "provider:name arg0=... arg1=...".
+ * Attached by control.c with a struct marker_builtin as their data:
+ * "printk" writes a rate-limited pr_info() (10 lines per 5 seconds). A
+ * MARK() hit is formatted with the site's own format, "name: ...", an SDT
+ * hit as "provider:name arg0=... arg1=...". The "trace" sink is no probe
+ * of its own: it enables the name's trace event (events.c), which records
+ * binary fields and formats them when the trace is read.
  */
 
 #define pr_fmt(fmt) "markers: " fmt
@@ -43,25 +44,6 @@ static void sdt_hit_text(struct seq_buf *s, const char *key,
 		seq_buf_printf(s, " arg%u=%lld", i, (long long)args[i]);
 }
 
-/* Write @buf, the text of @s (one byte of room kept), as one trace line. */
-static void marker_trace_line(struct seq_buf *s, char *buf)
-{
-	buf[seq_buf_used(s)] = '\n';
-	__trace_puts(_THIS_IP_, buf, seq_buf_used(s) + 1);
-}
-
-static void marker_trace_probe(void *data, const char *fmt, va_list *args)
-{
-	struct marker_builtin *b = data;
-	char buf[MARKER_HIT_TEXT];
-	struct seq_buf s;
-
-	this_cpu_inc(*b->hits);
-	seq_buf_init(&s, buf, sizeof(buf) - 1);
-	marker_hit_text(&s, b->key, fmt, args);
-	marker_trace_line(&s, buf);
-}
-
 static void marker_printk_probe(void *data, const char *fmt, va_list *args)
 {
 	struct marker_builtin *b = data;
@@ -72,18 +54,6 @@ static void marker_printk_probe(void *data, const char *fmt, va_list *args)
 		return;
 	marker_hit_text(&s, b->key, fmt, args);
 	pr_info("%s\n", seq_buf_str(&s));
-}
-
-static void sdt_trace_probe(void *data, const u64 *args, unsigned int nargs)
-{
-	struct marker_builtin *b = data;
-	char buf[MARKER_HIT_TEXT];
-	struct seq_buf s;
-
-	this_cpu_inc(*b->hits);
-	seq_buf_init(&s, buf, sizeof(buf) - 1);
-	sdt_hit_text(&s, b->key, args, nargs);
-	marker_trace_line(&s, buf);
 }
 
 static void sdt_printk_probe(void *data, const u64 *args, unsigned int nargs)
@@ -101,9 +71,7 @@ static void sdt_printk_probe(void *data, const u64 *args, unsigned int nargs)
 /* See control.h. */
 const void *marker_builtin_func(bool sdt, enum marker_sink sink)
 {
-	if (sdt)
-		return sink == MARKER_SINK_TRACE ? (void *)sdt_trace_probe :
-						   (void *)sdt_printk_probe;
-	return sink == MARKER_SINK_TRACE ? (void *)marker_trace_probe :
-					   (void *)marker_printk_probe;
+	if (sink != MARKER_SINK_PRINTK)
+		return NULL;	/* "trace" is the name's trace event */
+	return sdt ? (void *)sdt_printk_probe : (void *)marker_printk_probe;
 }

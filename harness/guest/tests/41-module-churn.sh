@@ -2,7 +2,7 @@
 # Module churn: CHURN_CYCLES loads and unloads of a module with MARK() and
 # SDT sites (harness/tools/module-churn.c), its names' probes alternately
 # pending when it comes and armed when it goes; the registry stays
-# consistent, and unreclaimable slab grows by less than 256 kB (after ten
+# consistent, and unreclaimable slab grows by less than 256 kB (after 60
 # cycles of warm-up). kmemleak's scan at the end of the run must find
 # nothing.
 . /harness/lib.sh
@@ -10,7 +10,7 @@
 M=/lib/modules/$(uname -r)/kernel/kernel/markers/tests
 rmmod markers_stress 2>/dev/null	# left by an earlier test's failure
 insmod $M/markers_stress.ko || fail "insmod markers_stress"
-/extra/module-churn $M/markers_churn.ko markers_churn churn 10 > /dev/null ||
+/extra/module-churn $M/markers_churn.ko markers_churn churn 60 > /dev/null ||
 	fail "warm-up"
 r=$(/extra/module-churn $M/markers_churn.ko markers_churn churn ${CHURN_CYCLES:-100}) ||
 	fail "module-churn: $r"

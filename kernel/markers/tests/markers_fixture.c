@@ -8,7 +8,9 @@
  *   also there, has an operand spec that does not decode. All three are
  *   gone once the module is live and its init text freed.
  * - fixture_intmax: a MARK() whose format the kernel's vsnprintf() cannot
- *   print (%j); no probe may attach to it.
+ *   print (%j); no probe may attach to it, and it has no trace event.
+ * - fixture_clash: two MARK() sites of one name with different formats:
+ *   no trace event either.
  *
  * Writing anything to /sys/kernel/debug/markers_fixture/fire fires the
  * live sites.
@@ -33,10 +35,17 @@ static noinline void fixture_intmax(long v)
 	MARK(fixture_intmax, "%jd", v);
 }
 
+static noinline void fixture_clash(int v)
+{
+	MARK(fixture_clash, "value %d", v);
+	MARK(fixture_clash, "name %s", "clash");
+}
+
 static ssize_t fixture_fire(struct file *file, const char __user *buf,
 			    size_t len, loff_t *ppos)
 {
 	fixture_intmax(-1);
+	fixture_clash(1);
 	return len;
 }
 

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel markers: the control file's grammar.
+ *
+ *	command ::= verb "name" GLOB [ "module" MODULE ] [ "provider" PROVIDER ]
+ *		    [ "to" SINK ]
+ *
+ * marker_control_parse() splits a write into commands (by newline and
+ * ';', '#' comments dropped) and parses each into a struct marker_cmd;
+ * control.c applies them. See "The control file" in
+ * Documentation/trace/markers.rst.
+ */
+
+#include <linux/ctype.h>
+#include <linux/errno.h>
+#include <linux/module.h>
+#include <linux/string.h>
+#include <kunit/visibility.h>
+
+#include "control.h"
+
+/* A glob: 1..MARKER_GLOB_MAX of [A-Za-z0-9_:*?!-] and balanced [...]. */
+bool marker_glob_valid(const char *g)
+{
+	bool in_class = false;
+	size_t n = strlen(g);
+
+	if (!n || n > MARKER_GLOB_MAX)
+		return false;
+	for (; *g; g++) {
+		if (*g == '[') {
+			if (in_class)
+				return false;
+			in_class = true;
+		} else if (*g == ']') {
+			if (!in_class)
+				return false;
+			in_class = false;
+		} else if (!isalnum(*g) && !strchr("_:*?!-", *g)) {
+			return false;
+		}
+	}
+	return !in_class;
+}
+
+/* A module name: 1..MODULE_NAME_LEN-1 of [A-Za-z0-9_-]. */
+static bool marker_modname_valid(const char *m)
+{
+	size_t n = strlen(m);
+
+	if (!n || n >= MODULE_NAME_LEN)
+		return false;
+	for (; *m; m++)
+		if (!isalnum(*m) && *m != '_' && *m != '-')
+			return false;
+	return true;
+}
+
+/* Take the value of keyword @word into @cmd. */
+static int marker_parse_keyword(struct marker_cmd *cmd, const char *word,
+				char *val)
+{
+	if (!strcmp(word, "name")) {
+		if (cmd->name || !marker_glob_valid(val))
+			return -EINVAL;
+		cmd->name = val;
+	} else if (!strcmp(word, "module")) {
+		if (cmd->module || !marker_modname_valid(val))
+			return -EINVAL;
+		cmd->module = val;
+	} else if (!strcmp(word, "provider")) {
+		if (cmd->provider || !marker_glob_valid(val) || strchr(val, ':'))
+			return -EINVAL;
+		cmd->provider = val;
+	} else if (!strcmp(word, "to")) {
+		if (cmd->has_sink)
+			return -EINVAL;
+		if (!strcmp(val, "trace"))
+			cmd->sink = MARKER_SINK_TRACE;
+		else if (!strcmp(val, "printk"))
+			cmd->sink = MARKER_SINK_PRINTK;
+		else
+			return -EINVAL;
+		cmd->has_sink = true;
+		cmd->any_sink = false;
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Parse one command (a NUL-terminated, modifiable string) into @cmd. */
+static int marker_parse_cmd(char *s, struct marker_cmd *cmd)
+{
+	char *word, *val;
+	int ret;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->sink = MARKER_SINK_TRACE;
+	word = strsep(&s, " \t");
+	if (!strcmp(word, "enable"))
+		cmd->enable = true;
+	else if (strcmp(word, "disable"))
+		return -EINVAL;
+	cmd->any_sink = !cmd->enable;
+
+	for (;;) {
+		if (s)
+			s = skip_spaces(s);
+		if (!s || !*s)
+			break;
+		word = strsep(&s, " \t");
+		if (s)
+			s = skip_spaces(s);
+		if (!s || !*s)
+			return -EINVAL;		/* a keyword without a value */
+		val = strsep(&s, " \t");
+		ret = marker_parse_keyword(cmd, word, val);
+		if (ret)
+			return ret;
+	}
+	return cmd->name ? 0 : -EINVAL;
+}
+
+/**
+ * marker_control_parse - split and parse the commands of one write
+ * @buf: the text written, NUL-terminated; modified
+ * @cmds: where to store the commands
+ * @max: the room in @cmds
+ *
+ * Commands are separated by newlines or ';'. Blank commands and comments
+ * (from '#' to the end of the line) are skipped.
+ *
+ * Return: the number of commands, -EINVAL for one that does not parse, or
+ * -E2BIG for more than @max.
+ */
+int marker_control_parse(char *buf, struct marker_cmd *cmds, unsigned int max)
+{
+	unsigned int n = 0;
+	char *line, *cmd, *hash;
+	int ret;
+
+	while ((line = strsep(&buf, "\n"))) {
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		while ((cmd = strsep(&line, ";"))) {
+			cmd = strim(cmd);
+			if (!*cmd)
+				continue;
+			if (n >= max)
+				return -E2BIG;
+			ret = marker_parse_cmd(cmd, &cmds[n]);
+			if (ret)
+				return ret;
+			n++;
+		}
+	}
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(marker_control_parse);

@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel markers: trace events.
+ *
+ * Every marker name with a MARK() site is a trace event, markers/<name>,
+ * and every SDT provider:name is one, sdt_<provider>/<name> (a group no
+ * kernel event group can be: those are C identifiers of their subsystem,
+ * none starting with "sdt_"). They are dynamic events, as kprobe, eprobe
+ * and synthetic events are: created as modules with sites come, removed
+ * as they go unless they were used, so that their records stay readable
+ * (marker_events_sync()).
+ *
+ * A MARK() event's fields are typed from its sites' format, by the format
+ * grammar (marker_format_next()): %d int, %u unsigned int, %ld long, %lld
+ * long long, %zu size_t, %c char, %p void *, %s a __data_loc char[]...
+ * Each is named after the C identifier just before its conversion ("pid
+ * %d comm %s": pid, comm), or argN where there is none, where it repeats
+ * or where it is no field name; '*' widths are argN. The print fmt is the
+ * site's own format over those fields. An SDT event has arg0... fields,
+ * s64 or u64 by the sign of each N@ of its first site's spec. A name whose
+ * sites disagree (on the format, on an SDT argument count) gets no event;
+ * the listing says why.
+ *
+ * Enabling an event, in any trace instance or for perf (and so for BPF),
+ * attaches one probe to its name through the registry, next to any
+ * module's probes; the last user gone detaches it. A hit writes the
+ * arguments into the ring buffer as a binary record, through the usual
+ * reserve and commit (so filters, triggers and histograms work as for
+ * any event); nothing is formatted until the record is read.
+ *
+ * This file makes, enables and removes the events; event_format.c types
+ * their fields and reads their records, event_record.c writes them.
+ *
+ * Locking: event_mutex (ftrace's) nests outside marker_mutex: the
+ * registration callback runs under event_mutex, and attaches through the
+ * registry. So events are created and removed (which takes event_mutex)
+ * with marker_mutex dropped: marker_events_sync() reads what the names
+ * want under marker_mutex, then changes the events under
+ * marker_events_mutex, which nests outside both.
+ */
+
+#define pr_fmt(fmt) "markers: " fmt
+
+#include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/trace_events.h>
+
+#include "events.h"
+#include "internal.h"
+
+/* The events; under marker_events_mutex, and RCU for marker_event_hits(). */
+static LIST_HEAD(marker_events);
+static DEFINE_MUTEX(marker_events_mutex);
+
+/* --- Registration ----------------------------------------------------- */
+
+/* Attach the event's probe to its name, or detach it. */
+static int marker_event_attach(struct marker_event *ev, bool on)
+{
+	struct marker_probe np = { .data = ev, .nargs = -1 };
+
+	if (!on)
+		return marker_remove_probe(ev->key,
+					   ev->sdt ? (void *)marker_event_sdt_probe :
+					   (void *)marker_event_mark_probe, ev);
+	if (ev->sdt) {
+		np.sdt_func = marker_event_sdt_probe;
+		np.nargs = ev->nfields;
+	} else {
+		np.func = marker_event_mark_probe;
+		np.format = ev->format;
+	}
+	return marker_add_probe(ev->key, &np);
+}
+
+/*
+ * While the control file switches many events (marker_events_hold()),
+ * detachments wait in a queue and go in one change of the registry, with
+ * one grace period for all, at marker_events_release(). An event enabled
+ * again before then keeps its probe.
+ */
+static bool marker_events_holding;	/* under marker_events_mutex; read racily */
+
+static void marker_event_detach(struct marker_event *ev)
+{
+	lockdep_assert_held(&event_mutex);
+	if (READ_ONCE(marker_events_holding))
+		ev->detach_queued = true;
+	else
+		marker_event_attach(ev, false);
+}
+
+static bool marker_event_in_use(struct marker_event *ev)
+{
+	return !list_empty(&ev->files) || ev->perf_users;
+}
+
+/*
+ * The registration callback. Registering and unregistering users (an
+ * instance's file, or perf) come under event_mutex, which serializes
+ * them: the first attaches the probe, the last detaches it. Nothing
+ * changes on error. perf's add and del come from the scheduler, with
+ * nothing to do.
+ */
+static int marker_event_reg(struct trace_event_call *call,
+			    enum trace_reg type, void *data)
+{
+	struct marker_event *ev = call->data;
+	struct trace_event_file *file = data;
+	struct marker_event_link *link;
+	bool first = !marker_event_in_use(ev);
+	int ret;
+
+	switch (type) {
+	case TRACE_REG_REGISTER:
+	case TRACE_REG_UNREGISTER:
+#ifdef CONFIG_PERF_EVENTS
+	case TRACE_REG_PERF_REGISTER:
+	case TRACE_REG_PERF_UNREGISTER:
+#endif
+		lockdep_assert_held(&event_mutex);
+		ev->used = true;
+		break;
+	default:
+		/* perf's add, del, open and close: nothing to do. */
+		return 0;
+	}
+	switch (type) {
+	case TRACE_REG_REGISTER:
+		link = kzalloc(sizeof(*link), GFP_KERNEL);
+		if (!link)
+			return -ENOMEM;
+		link->file = file;
+		if (first && ev->detach_queued) {
+			ev->detach_queued = false;	/* still attached */
+		} else if (first) {
+			ret = marker_event_attach(ev, true);
+			if (ret) {
+				kfree(link);
+				return ret;
+			}
+		}
+		list_add_tail_rcu(&link->node, &ev->files);
+		return 0;
+	case TRACE_REG_UNREGISTER:
+		list_for_each_entry(link, &ev->files, node) {
+			if (link->file != file)
+				continue;
+			list_del_rcu(&link->node);
+			kfree_rcu(link, rcu);
+			if (!marker_event_in_use(ev))
+				marker_event_detach(ev);
+			return 0;
+		}
+		return -ENOENT;
+#ifdef CONFIG_PERF_EVENTS
+	case TRACE_REG_PERF_REGISTER:
+		if (first && ev->detach_queued) {
+			ev->detach_queued = false;
+		} else if (first) {
+			ret = marker_event_attach(ev, true);
+			if (ret)
+				return ret;
+		}
+		WRITE_ONCE(ev->perf_users, ev->perf_users + 1);
+		return 0;
+	case TRACE_REG_PERF_UNREGISTER:
+		WRITE_ONCE(ev->perf_users, ev->perf_users - 1);
+		if (!marker_event_in_use(ev))
+			marker_event_detach(ev);
+		return 0;
+#endif
+	default:
+		return 0;
+	}
+}
+
+static void marker_event_free(struct marker_event *ev)
+{
+	free_percpu(ev->hits);
+	kfree(ev->call.print_fmt);
+	kfree(ev->class.system);
+	kfree(ev->name);
+	kfree(ev->format);
+	kfree(ev->key);
+	kfree(ev);
+}
+
+/* A new event for @key, of format or spec @fmt; not registered yet. */
+static struct marker_event *marker_event_alloc(const char *key, const char *fmt)
+{
+	struct marker_event_field field[MARKER_MAX_ARGS] = {};
+	bool sdt = marker_key_is_sdt(key);
+	const char *colon = strchr(key, ':');
+	struct marker_event *ev;
+	int n;
+
+	n = marker_event_fields(field, fmt, sdt);
+	if (n < 0)
+		return ERR_PTR(n);
+	ev = kzalloc(struct_size(ev, field, n), GFP_KERNEL);
+	if (!ev)
+		return ERR_PTR(-ENOMEM);
+	ev->nfields = n;
+	memcpy(ev->field, field, n * sizeof(*field));
+	while (n--)
+		ev->nstrings += field[n].cls == MARKER_ARG_STR;
+	ev->sdt = sdt;
+	INIT_LIST_HEAD(&ev->files);
+	ev->key = kstrdup(key, GFP_KERNEL);
+	ev->format = kstrdup(fmt, GFP_KERNEL);
+	if (sdt) {
+		ev->class.system = kasprintf(GFP_KERNEL, SDT_EVENT_PREFIX "%.*s",
+					     (int)(colon - key), key);
+		ev->name = kstrdup(colon + 1, GFP_KERNEL);
+	} else {
+		ev->class.system = kstrdup(MARKER_EVENT_SYSTEM, GFP_KERNEL);
+		ev->name = kstrdup(key, GFP_KERNEL);
+	}
+	ev->fixed_size = marker_fields_end(ev);
+	ev->hits = alloc_percpu(unsigned long);
+	if (!ev->key || !ev->format || !ev->class.system || !ev->name ||
+	    !ev->hits || marker_event_print_fmt(ev)) {
+		marker_event_free(ev);
+		return ERR_PTR(-ENOMEM);
+	}
+	ev->tp.name = ev->name;
+	ev->call.class = &ev->class;
+	ev->call.tp = &ev->tp;
+	ev->call.flags = TRACE_EVENT_FL_TRACEPOINT;
+	ev->call.data = ev;
+	ev->call.event.funcs = &marker_event_funcs;
+	INIT_LIST_HEAD(&ev->class.fields);
+	ev->class.fields_array = marker_event_fields_array;
+	ev->class.reg = marker_event_reg;
+	return ev;
+}
+
+/* Register @ev with ftrace: 0, or an error and @ev freed. */
+static int marker_event_register(struct marker_event *ev)
+{
+	int ret;
+
+	if (!register_trace_event(&ev->call.event)) {
+		marker_event_free(ev);
+		return -ENODEV;
+	}
+	mutex_lock(&event_mutex);
+	ret = trace_add_event_call(&ev->call);
+	mutex_unlock(&event_mutex);
+	if (ret) {
+		unregister_trace_event(&ev->call.event);
+		marker_event_free(ev);
+		return ret;
+	}
+	list_add_tail_rcu(&ev->list, &marker_events);
+	return 0;
+}
+
+static void marker_event_free_rcu(struct rcu_head *rcu)
+{
+	marker_event_free(container_of(rcu, struct marker_event, rcu));
+}
+
+/* Remove @ev unless it is in use (-EBUSY); then it stays. */
+static int marker_event_unregister(struct marker_event *ev)
+{
+	int ret;
+
+	mutex_lock(&event_mutex);
+	ret = trace_remove_event_call(&ev->call);
+	mutex_unlock(&event_mutex);
+	if (ret)
+		return ret;
+	list_del_rcu(&ev->list);
+	call_rcu(&ev->rcu, marker_event_free_rcu);
+	return 0;
+}
+
+static struct marker_event *marker_event_find(const char *key)
+{
+	struct marker_event *ev;
+
+	lockdep_assert_held(&marker_events_mutex);
+	list_for_each_entry(ev, &marker_events, list)
+		if (!strcmp(ev->key, key))
+			return ev;
+	return NULL;
+}
+
+/* --- Following the registry ------------------------------------------- */
+
+/* What a name wants: an event of this format, read under marker_mutex. */
+struct marker_event_want {
+	struct list_head node;
+	char *fmt;
+	char key[];
+};
+
+static int marker_event_collect(void *ctx, struct marker_name *mn)
+{
+	struct list_head *want = ctx;
+	struct marker_event_want *w;
+	const char *fmt, *why;
+	size_t len;
+
+	if (!mn->nr_sites)
+		return 0;
+	fmt = marker_name_event_format(mn, &why);
+	if (!fmt)
+		return 0;
+	len = strlen(mn->key) + 1;
+	w = kmalloc(struct_size(w, key, len), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	memcpy(w->key, mn->key, len);
+	w->fmt = kstrdup(fmt, GFP_KERNEL);
+	if (!w->fmt) {
+		kfree(w);
+		return -ENOMEM;
+	}
+	list_add_tail(&w->node, want);
+	return 0;
+}
+
+/**
+ * marker_events_sync - make the events what the registry's names want
+ *
+ * One event per name whose sites agree on a format, of that format:
+ * create those missing, and remove those no name wants (its sites gone)
+ * unless they were ever used, and those of a format that changed unless
+ * they are in use. Called when modules come and go, and at boot.
+ *
+ * Return: 0, or the first error (events that could be made are made).
+ */
+int marker_events_sync(void)
+{
+	struct marker_event_want *w, *tmp;
+	struct marker_event *ev, *next;
+	LIST_HEAD(want);
+	int ret, err = 0;
+
+	mutex_lock(&marker_events_mutex);
+	err = marker_walk_names(marker_event_collect, &want);
+	list_for_each_entry(ev, &marker_events, list)
+		ev->stale = true;
+	list_for_each_entry(w, &want, node) {
+		ev = marker_event_find(w->key);
+		if (ev && !strcmp(ev->format, w->fmt)) {
+			ev->stale = false;
+			continue;
+		}
+		if (ev && marker_event_unregister(ev))
+			continue;	/* in use: keep its old format */
+		ev = marker_event_alloc(w->key, w->fmt);
+		ret = IS_ERR(ev) ? PTR_ERR(ev) : marker_event_register(ev);
+		if (ret) {
+			pr_warn("no trace event for %s: %d\n", w->key, ret);
+			err = err ?: ret;
+		}
+	}
+	/*
+	 * An event that was used stays when its sites go: removing it would
+	 * make its records in the ring buffers unreadable (ftrace clears
+	 * them). It is there again for its sites when they come back.
+	 */
+	list_for_each_entry_safe(ev, next, &marker_events, list)
+		if (ev->stale && !ev->used)
+			marker_event_unregister(ev);
+	mutex_unlock(&marker_events_mutex);
+	list_for_each_entry_safe(w, tmp, &want, node) {
+		kfree(w->fmt);
+		kfree(w);
+	}
+	return err;
+}
+
+/**
+ * marker_event_set - enable or disable a name's event in the top instance
+ * @key: the name, or an SDT "provider:name"
+ * @on: enable, or disable
+ *
+ * What the control file's "to trace" does: the same as writing the
+ * event's enable file. Between marker_events_hold() and
+ * marker_events_release(); must not be called under marker_mutex.
+ *
+ * Return: 0 (also for a name whose sites record nothing: guards, or
+ * sites in freed init text), -EPERM when the name has sites but no event
+ * (they disagree, or cannot be printed: the listing says why), -ENOENT
+ * when it has no site, or what enabling returned; nothing changes on
+ * error.
+ */
+int marker_event_set(const char *key, bool on)
+{
+	struct marker_event *ev;
+
+	lockdep_assert_held(&marker_events_mutex);
+	ev = marker_event_find(key);
+	if (!ev)
+		return marker_key_no_event(key);
+	return trace_set_clr_event(ev->class.system, ev->name, on);
+}
+
+/**
+ * marker_events_hold - start switching events with marker_event_set()
+ *
+ * Until marker_events_release(), the events stay (no sync removes one),
+ * and the probes of those disabled are detached all at once at the end.
+ */
+void marker_events_hold(void)
+{
+	mutex_lock(&marker_events_mutex);
+	WRITE_ONCE(marker_events_holding, true);
+}
+
+/**
+ * marker_events_release - end marker_events_hold()
+ *
+ * Detach the probes of the events disabled since, in one change of the
+ * registry: one grace period for all of them.
+ */
+void marker_events_release(void)
+{
+	struct marker_op *ops;
+	struct marker_event *ev;
+	unsigned int n = 0;
+
+	mutex_lock(&event_mutex);
+	WRITE_ONCE(marker_events_holding, false);
+	list_for_each_entry(ev, &marker_events, list)
+		n += ev->detach_queued;
+	ops = n ? kcalloc(n, sizeof(*ops), GFP_KERNEL) : NULL;
+	n = 0;
+	list_for_each_entry(ev, &marker_events, list) {
+		if (!ev->detach_queued)
+			continue;
+		ev->detach_queued = false;
+		if (!ops) {	/* no memory for one change: one each */
+			marker_event_attach(ev, false);
+			continue;
+		}
+		ops[n].key = ev->key;
+		if (ev->sdt)
+			ops[n].probe.sdt_func = marker_event_sdt_probe;
+		else
+			ops[n].probe.func = marker_event_mark_probe;
+		ops[n].probe.data = ev;
+		n++;
+	}
+	if (n && marker_change(ops, n))
+		pr_warn("events: detaching %u probes failed\n", n);
+	mutex_unlock(&event_mutex);
+	mutex_unlock(&marker_events_mutex);
+	kfree(ops);
+}
+
+/**
+ * marker_event_hits - the hits a name's event recorded
+ * @key: the name, or an SDT "provider:name"
+ *
+ * For the control file's hit column. Under RCU: callable under
+ * marker_mutex.
+ *
+ * Return: the number of hits since the event was made, 0 without one.
+ */
+unsigned long marker_event_hits(const char *key)
+{
+	struct marker_event *ev;
+	unsigned long n = 0;
+	int cpu;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(ev, &marker_events, list) {
+		if (strcmp(ev->key, key))
+			continue;
+		for_each_possible_cpu(cpu)
+			n += *per_cpu_ptr(ev->hits, cpu);
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+/*
+ * After the registry (priority 0) indexed a coming module's sites, or
+ * forgot a going module's: follow it. Before the control file (-2), whose
+ * markers.enable= enables the coming module's events.
+ */
+static int marker_events_module_notify(struct notifier_block *nb,
+				       unsigned long val, void *data)
+{
+	if (val == MODULE_STATE_COMING || val == MODULE_STATE_GOING)
+		marker_events_sync();
+	return NOTIFY_OK;
+}
+
+static struct notifier_block marker_events_module_nb = {
+	.notifier_call = marker_events_module_notify,
+	.priority = -1,
+};
+
+static int __init marker_events_init(void)
+{
+	marker_events_sync();
+	return register_module_notifier(&marker_events_module_nb);
+}
+
+/* After the event subsystem (core and fs initcalls) is up. */
+late_initcall(marker_events_init);
+
