@@ -37,11 +37,15 @@ kimg=$KOBJ/arch/x86/boot/bzImage
 [ -x /bin/busybox ] || die "busybox-static is missing (run 'make deps')"
 mkdir -p "$LOGS" "$(dirname "$log")"
 
-# Base image: busybox, init, modules. Rebuilt when one of them changed.
+# Base image: busybox, init, modules, and Debian's trace-cmd with the
+# shared libraries and loader it needs (found with ldd), at their paths.
+# Rebuilt when one of them changed.
 mkdir -p "$GUEST"
 base=$GUEST/initramfs-base.cpio
+tracecmd=/usr/bin/trace-cmd
 if [ ! -f "$base" ] || [ "$MODROOT.stamp" -nt "$base" ] ||
-   [ "$TOP/harness/guest/init" -nt "$base" ] || [ /bin/busybox -nt "$base" ]; then
+   [ "$TOP/harness/guest/init" -nt "$base" ] || [ /bin/busybox -nt "$base" ] ||
+   { [ -x $tracecmd ] && [ $tracecmd -nt "$base" ]; }; then
 	r=$GUEST/initramfs-base
 	rm -rf "$r"
 	mkdir -p "$r"/{bin,sbin,dev,proc,sys,tmp,lib,root,extra}
@@ -51,6 +55,12 @@ if [ ! -f "$base" ] || [ "$MODROOT.stamp" -nt "$base" ] ||
 	mknod "$r/dev/console" c 5 1
 	mknod "$r/dev/null" c 1 3
 	[ -d "$MODROOT/lib/modules" ] && cp -a "$MODROOT/lib/modules" "$r/lib/"
+	if [ -x $tracecmd ]; then
+		for f in $tracecmd $(ldd $tracecmd | grep -o '/[^ ]*'); do
+			mkdir -p "$r$(dirname "$f")"
+			cp -L "$f" "$r$f"
+		done
+	fi
 	(cd "$r" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$base.tmp"
 	mv "$base.tmp" "$base"
 fi

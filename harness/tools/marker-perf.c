@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * marker-perf: a marker trace event seen by perf_event_open() and by a
+ * BPF program, with exact counts and field values. Built static on the
+ * host, run in the guest (harness/guest/tests/15-event-perf-bpf.sh).
+ *
+ *	marker-perf perf GROUP/EVENT FIELD N FILE
+ *	marker-perf bpf GROUP/EVENT FIELD N FILE
+ *
+ * Opens the tracepoint event GROUP/EVENT for this process, then opens
+ * FILE N times (each open fires the event once, with FIELD our pid: the
+ * subsys_open marker of marker-example).
+ *
+ * perf: counts the hits (PERF_EVENT_IOC_ENABLE, read()), and samples every
+ * hit (PERF_SAMPLE_RAW into the mmap ring): N of each, FIELD == getpid()
+ * in every sample.
+ *
+ * bpf: attaches (PERF_EVENT_IOC_SET_BPF) a BPF_PROG_TYPE_TRACEPOINT
+ * program, written as raw instructions, that reads FIELD (a 4-byte int)
+ * from the record and adds 1 and the field to an array map: N hits, and
+ * N * getpid() as the sum.
+ *
+ * Prints one result line and exits 0 when everything matched.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define EVENTS "/sys/kernel/tracing/events/"
+#define RING_PAGES 64
+
+static void die(const char *what)
+{
+	fprintf(stderr, "marker-perf: %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+static long read_long(const char *path)
+{
+	char buf[64];
+	FILE *f = fopen(path, "r");
+
+	if (!f || !fgets(buf, sizeof(buf), f))
+		die(path);
+	fclose(f);
+	return strtol(buf, NULL, 10);
+}
+
+/* The offset of FIELD in the event's format; its size must be 4. */
+static int field_offset(const char *event, const char *field)
+{
+	char path[256], line[256], want[80];
+	int off = -1, size = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), EVENTS "%s/format", event);
+	snprintf(want, sizeof(want), " %s;", field);
+	f = fopen(path, "r");
+	if (!f)
+		die(path);
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, want), *o;
+
+		if (!p || !strstr(line, "field:"))
+			continue;
+		o = strstr(p, "offset:");
+		if (o && sscanf(o, "offset:%d;\tsize:%d;", &off, &size) == 2)
+			break;
+	}
+	fclose(f);
+	if (off < 0 || size != 4) {
+		fprintf(stderr, "marker-perf: no 4-byte field %s in %s\n", field, path);
+		exit(2);
+	}
+	return off;
+}
+
+static int open_event(const char *event, int sample)
+{
+	struct perf_event_attr attr;
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), EVENTS "%s/id", event);
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.config = read_long(path);
+	attr.disabled = 1;
+	attr.sample_period = 1;
+	if (sample) {
+		attr.sample_type = PERF_SAMPLE_RAW;
+		attr.wakeup_events = 1;
+	}
+	fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0)
+		die("perf_event_open");
+	return fd;
+}
+
+static void workload(const char *file, int n)
+{
+	int i, fd;
+
+	for (i = 0; i < n; i++) {
+		fd = open(file, O_RDONLY);
+		if (fd < 0)
+			die(file);
+		close(fd);
+	}
+}
+
+/* Walk the samples in the ring: count them, and those with FIELD == pid. */
+static void samples(void *ring, int off, int *nr, int *good)
+{
+	struct perf_event_mmap_page *pg = ring;
+	char *data = (char *)ring + pg->data_offset;
+	uint64_t head = pg->data_head, tail = pg->data_tail;
+	uint64_t size = pg->data_size;
+
+	__sync_synchronize();
+	while (tail < head) {
+		struct perf_event_header *h = (void *)(data + tail % size);
+
+		if (h->type == PERF_RECORD_SAMPLE) {
+			/* u32 raw size, then the record (not wrapped: small). */
+			char *raw = (char *)h + sizeof(*h) + sizeof(uint32_t);
+			int32_t v;
+
+			memcpy(&v, raw + off, sizeof(v));
+			(*nr)++;
+			if (v == getpid())
+				(*good)++;
+		}
+		tail += h->size;
+	}
+}
+
+static int do_perf(const char *event, int off, int n, const char *file)
+{
+	int cfd, sfd, nr = 0, good = 0;
+	uint64_t count = 0;
+	void *ring;
+
+	cfd = open_event(event, 0);
+	sfd = open_event(event, 1);
+	ring = mmap(NULL, (RING_PAGES + 1) * getpagesize(), PROT_READ | PROT_WRITE,
+		    MAP_SHARED, sfd, 0);
+	if (ring == MAP_FAILED)
+		die("mmap");
+	if (ioctl(cfd, PERF_EVENT_IOC_ENABLE, 0) || ioctl(sfd, PERF_EVENT_IOC_ENABLE, 0))
+		die("PERF_EVENT_IOC_ENABLE");
+	workload(file, n);
+	ioctl(cfd, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(sfd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(cfd, &count, sizeof(count)) != sizeof(count))
+		die("read count");
+	samples(ring, off, &nr, &good);
+	printf("perf %s: count %llu samples %d with pid %d\n", event,
+	       (unsigned long long)count, nr, good);
+	return count == (uint64_t)n && nr == n && good == n ? 0 : 1;
+}
+
+static int bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+#define INSN(c, d, s, o, i) ((struct bpf_insn){ .code = (c), .dst_reg = (d), \
+	.src_reg = (s), .off = (o), .imm = (i) })
+
+static int do_bpf(const char *event, int off, int n, const char *file)
+{
+	union bpf_attr attr;
+	uint64_t val[2] = { 0, 0 };
+	uint32_t key = 0;
+	char log[4096] = "";
+	int map, prog, fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = sizeof(key);
+	attr.value_size = sizeof(val);
+	attr.max_entries = 1;
+	map = bpf(BPF_MAP_CREATE, &attr);
+	if (map < 0)
+		die("BPF_MAP_CREATE");
+
+	struct bpf_insn insns[] = {
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0),	/* r6 = ctx */
+		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 0),	/* key = 0 */
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 2, 10, 0, 0),
+		INSN(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4),	/* r2 = &key */
+		INSN(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0, map),
+		INSN(0, 0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
+		INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 4, 0),	/* NULL: out */
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1),
+		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 0, BPF_ADD),	/* hits++ */
+		INSN(BPF_LDX | BPF_MEM | BPF_W, 1, 6, off, 0),	/* the field */
+		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 8, BPF_ADD),	/* sum += */
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),	/* out: 0 */
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_TRACEPOINT;
+	attr.insns = (uintptr_t)insns;
+	attr.insn_cnt = sizeof(insns) / sizeof(insns[0]);
+	attr.license = (uintptr_t)"GPL";
+	attr.log_buf = (uintptr_t)log;
+	attr.log_size = sizeof(log);
+	attr.log_level = 1;
+	prog = bpf(BPF_PROG_LOAD, &attr);
+	if (prog < 0) {
+		fprintf(stderr, "%s\n", log);
+		die("BPF_PROG_LOAD");
+	}
+
+	fd = open_event(event, 0);
+	if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog))
+		die("PERF_EVENT_IOC_SET_BPF");
+	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+		die("PERF_EVENT_IOC_ENABLE");
+	workload(file, n);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = map;
+	attr.key = (uintptr_t)&key;
+	attr.value = (uintptr_t)val;
+	if (bpf(BPF_MAP_LOOKUP_ELEM, &attr))
+		die("BPF_MAP_LOOKUP_ELEM");
+	printf("bpf %s: hits %llu field sum %llu (pid %d)\n", event,
+	       (unsigned long long)val[0], (unsigned long long)val[1], getpid());
+	return val[0] == (uint64_t)n && val[1] == (uint64_t)n * getpid() ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	int off, n;
+
+	if (argc != 6) {
+		fprintf(stderr, "usage: marker-perf perf|bpf GROUP/EVENT FIELD N FILE\n");
+		return 2;
+	}
+	off = field_offset(argv[2], argv[3]);
+	n = atoi(argv[4]);
+	if (!strcmp(argv[1], "perf"))
+		return do_perf(argv[2], off, n, argv[5]);
+	if (!strcmp(argv[1], "bpf"))
+		return do_bpf(argv[2], off, n, argv[5]);
+	fprintf(stderr, "marker-perf: perf or bpf, not %s\n", argv[1]);
+	return 2;
+}
