@@ -22,8 +22,9 @@ import sys
 ROWS = ["baseline", "mark_dormant", "sdt_dormant", "tracepoint_dormant",
         "old_marker_dormant", "tracepoint_armed", "mark_armed", "mark_armed_2probes",
         "sdt_call_1arg", "sdt_call_4args", "sdt_call_12args", "sdt_optprobe_1arg",
-        "sdt_int3_1arg", "kprobe_entry", "control_trace", "trace_printk"]
-REQUIRED = [r for r in ROWS if r not in ("old_marker_dormant", "control_trace")]
+        "sdt_int3_1arg", "kprobe_entry", "mark_event", "trace_event", "sdt_event",
+        "trace_printk"]
+REQUIRED = [r for r in ROWS if r != "old_marker_dormant"]
 
 ROW_RE = re.compile(r"marker_bench: row (\S+) median (\S+) min (\S+) max (\S+) ns "
                     r"runs (\d+) iters (\d+): (.*)")
@@ -129,6 +130,16 @@ def main():
                    "its operand program" % r))
     if r is not None:
         print("  %-44s %.2f" % ("  (sdt_call_1arg / tracepoint_armed)", r))
+    r = ratio("mark_event", "trace_event")
+    target("mark_event / trace_event <= 1.1", r is not None and r <= 1.1,
+           "%s" % ("no instruction counts" if r is None else "%.2f" % r))
+    if r is not None:
+        print("  %-44s %.2f" % ("  (mark_event / trace_event)", r))
+    r = ratio("mark_event", "trace_printk")
+    target("mark_event < trace_printk", r is not None and r < 1.0,
+           "%s" % ("no instruction counts" if r is None else "%.2f" % r))
+    if r is not None:
+        print("  %-44s %.2f" % ("  (mark_event / trace_printk)", r))
     base = insns("baseline")
     for d in ("mark_dormant", "sdt_dormant", "tracepoint_dormant"):
         n = insns(d)

@@ -2,12 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # The `make bench` guest job: every row of marker-bench in one boot (the
 # SDT kprobe rows after switching the SDT mechanism, the int3 one with
-# kprobe optimization off, the control file's row after enabling its
-# marker), then arming. ITERS and RUNS may come from /extra/bench.env.
+# kprobe optimization off, the event rows after enabling their events),
+# then arming. ITERS and RUNS may come from /extra/bench.env.
 [ -f /extra/bench.env ] && . /extra/bench.env
 B=/lib/modules/$(uname -r)/kernel/samples/markers/marker-bench.ko
 P=/sys/module/marker_bench/parameters/run
-C=/sys/kernel/debug/markers/control
 M=/sys/kernel/debug/markers/sdt_mechanism
 ITERS=${ITERS:-20000}
 RUNS=${RUNS:-7}
@@ -19,10 +18,12 @@ echo 0 > /proc/sys/debug/kprobes-optimization
 echo sdt_int3_1arg > $P
 echo 1 > /proc/sys/debug/kprobes-optimization
 echo call > $M
-if [ -w $C ]; then
-	echo 'enable name marker_bench_k' > $C
-	echo control_trace > $P
-	echo 'disable name marker_bench_k' > $C
-fi
+E=/sys/kernel/tracing/events
+for r in mark_event:markers/marker_bench_k trace_event:marker_bench/marker_bench_ev \
+	 sdt_event:sdt_marker_bench/sdt_k; do
+	echo 1 > $E/${r#*:}/enable
+	echo ${r%%:*} > $P
+	echo 0 > $E/${r#*:}/enable
+done
 rmmod marker_bench
 dmesg | grep 'marker_bench: '

@@ -31,8 +31,12 @@
  *				(/sys/kernel/debug/markers/sdt_mechanism),
  *				and kprobe optimization off for the int3 row
  *	kprobe_entry		a kprobe on a function's entry
- *	control_trace		MARK() to the trace buffer, enabled from the
- *				markers control file first
+ *	mark_event		MARK() to its trace event, markers/marker_bench_k
+ *	trace_event		a TRACE_EVENT with the same field and format,
+ *				marker_bench/marker_bench_ev
+ *	sdt_event		an SDT site to its trace event,
+ *				sdt_marker_bench/sdt_k: each event enabled
+ *				in tracefs first
  *	trace_printk		trace_printk() with the same format
  *
  * arming=1 also measures arming and disarming a name with 1, 100 and 1000
@@ -98,6 +102,10 @@ MODULE_PARM_DESC(run, "rows to run now");
 DECLARE_TRACE(marker_bench_tp, TP_PROTO(int v), TP_ARGS(v));
 DEFINE_TRACE(marker_bench_tp, TP_PROTO(int v), TP_ARGS(v));
 
+/* After the tracepoint above: this header defines its own. */
+#define CREATE_TRACE_POINTS
+#include "marker_bench_trace.h"
+
 /*
  * The functions under test: the same body but for the site. noipa: GCC
  * must not fold identical ones into one (fn_base and fn_kprobed are).
@@ -159,10 +167,24 @@ static noinline __attribute__((__noipa__)) void fn_kprobed(int v)
 	barrier();
 }
 
-/* The control file's trace sink ... */
+/* A marker event ... */
 static noinline __attribute__((__noipa__)) void fn_trace(int v)
 {
 	MARK(marker_bench_k, "v=%d", v);
+	barrier();
+}
+
+/* ... a TRACE_EVENT of the same field and format ... */
+static noinline __attribute__((__noipa__)) void fn_trace_event(int v)
+{
+	trace_marker_bench_ev(v);
+	barrier();
+}
+
+/* ... an SDT event ... */
+static noinline __attribute__((__noipa__)) void fn_sdt_event(int v)
+{
+	SDT_PROBE(marker_bench, sdt_k, v);
 	barrier();
 }
 
@@ -199,6 +221,8 @@ BENCH_LOOP(fn_tp)
 BENCH_LOOP(fn_old)
 BENCH_LOOP(fn_kprobed)
 BENCH_LOOP(fn_trace)
+BENCH_LOOP(fn_trace_event)
+BENCH_LOOP(fn_sdt_event)
 BENCH_LOOP(fn_trace_printk)
 
 /* Empty probes. */
@@ -309,7 +333,8 @@ static int bench_kprobe_row(void)
 
 /* Rows that need the shell to set something up first: not in "all". */
 static const char * const bench_setup_rows[] = {
-	"sdt_optprobe_1arg", "sdt_int3_1arg", "control_trace",
+	"sdt_optprobe_1arg", "sdt_int3_1arg", "mark_event", "trace_event",
+	"sdt_event",
 };
 
 /* Is row @id in the comma-separated @rows ("all": those needing no setup)? */
@@ -376,9 +401,14 @@ static void bench_rows(const char *rows)
 					   "sdt", loop_fn_sdt);
 	if (bench_want(rows, "kprobe_entry"))
 		ret = ret ?: bench_kprobe_row();
-	if (bench_want(rows, "control_trace"))
-		bench_time("control_trace", "MARK() to the control file's trace sink",
-			   loop_fn_trace);
+	if (bench_want(rows, "mark_event"))
+		bench_time("mark_event", "MARK() to its trace event", loop_fn_trace);
+	if (bench_want(rows, "trace_event"))
+		bench_time("trace_event", "TRACE_EVENT, same field and format",
+			   loop_fn_trace_event);
+	if (bench_want(rows, "sdt_event"))
+		bench_time("sdt_event", "SDT site, 1 argument, to its trace event",
+			   loop_fn_sdt_event);
 	if (bench_want(rows, "trace_printk"))
 		bench_time("trace_printk", "trace_printk(), same format",
 			   loop_fn_trace_printk);

@@ -7,7 +7,7 @@
 ITERS=200 RUNS=3 sh /harness/bench.sh > /tmp/bench.out 2>&1 || { cat /tmp/bench.out; fail "bench.sh"; }
 for r in baseline mark_dormant sdt_dormant tracepoint_dormant tracepoint_armed mark_armed \
 	 mark_armed_2probes sdt_call_1arg sdt_call_4args sdt_call_12args sdt_optprobe_1arg \
-	 sdt_int3_1arg kprobe_entry control_trace trace_printk; do
+	 sdt_int3_1arg kprobe_entry mark_event trace_event sdt_event trace_printk; do
 	grep -q "marker_bench: row $r median [0-9.]* min [0-9.]* max [0-9.]* ns" /tmp/bench.out ||
 		fail "row $r: no figure"
 done
