@@ -57,5 +57,18 @@ step "Disable them: no new lines"
 run "echo 'disable name *' > $C"
 run "cat /proc/marker-example; grep -vc '^#' /sys/kernel/tracing/trace"
 run "echo 'enable name no_such_*' > $C"
+
+E=/sys/kernel/tracing/events/markers
+step "Markers are trace events: typed fields, a filter, a histogram"
+run "cat $E/subsys_read/format"
+run "echo > /sys/kernel/tracing/trace"
+run "echo 'count > 1' > $E/subsys_read/filter"
+run "echo 'hist:keys=count:vals=hitcount' > $E/subsys_read/trigger"
+run "echo 1 > $E/subsys_read/enable"
+run "cat /proc/marker-example > /dev/null; head -c 1 /proc/marker-example > /dev/null"
+run "dd if=/proc/marker-example bs=7 count=1 2> /dev/null > /dev/null"
+run "grep -v '^#' /sys/kernel/tracing/trace"
+run "cat $E/subsys_read/hist"
+run "echo 0 > $E/subsys_read/enable; echo '!hist:keys=count:vals=hitcount' > $E/subsys_read/trigger"
 run "rmmod sdt_example marker_example"
 exit 0
