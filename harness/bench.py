@@ -118,28 +118,20 @@ def main():
     def ratio(a, b):
         return insns(a) / insns(b) if insns(a) and insns(b) else None
 
-    r = ratio("mark_armed", "tracepoint_armed")
-    target("mark_armed / tracepoint_armed <= 1.0", r is not None and r <= 1.0,
-           "%s" % ("no instruction counts" if r is None else "%.2f" % r))
-    if r is not None:
-        print("  %-44s %.2f" % ("  (mark_armed / tracepoint_armed)", r))
-    r = ratio("sdt_call_1arg", "tracepoint_armed")
-    target("sdt_call_1arg / tracepoint_armed <= 2.0", r is not None and r <= 2.0,
-           "%s" % ("no instruction counts" if r is None else "%.2f: the trampoline saves all "
-                   "15 registers and the flags, finds the site in a hash table and interprets "
-                   "its operand program" % r))
-    if r is not None:
-        print("  %-44s %.2f" % ("  (sdt_call_1arg / tracepoint_armed)", r))
-    r = ratio("mark_event", "trace_event")
-    target("mark_event / trace_event <= 1.1", r is not None and r <= 1.1,
-           "%s" % ("no instruction counts" if r is None else "%.2f" % r))
-    if r is not None:
-        print("  %-44s %.2f" % ("  (mark_event / trace_event)", r))
-    r = ratio("mark_event", "trace_printk")
-    target("mark_event < trace_printk", r is not None and r < 1.0,
-           "%s" % ("no instruction counts" if r is None else "%.2f" % r))
-    if r is not None:
-        print("  %-44s %.2f" % ("  (mark_event / trace_printk)", r))
+    def ratio_target(a, b, limit, strict=False, why=""):
+        r = ratio(a, b)
+        ok = r is not None and (r < limit if strict else r <= limit)
+        target("%s / %s %s %s" % (a, b, "<" if strict else "<=", limit), ok,
+               "no instruction counts" if r is None else "%.2f%s" % (r, why))
+        if r is not None:
+            print("  %-44s %.2f" % ("  (%s / %s)" % (a, b), r))
+
+    ratio_target("mark_armed", "tracepoint_armed", 1.0)
+    ratio_target("sdt_call_1arg", "tracepoint_armed", 2.0,
+                 why=": the trampoline saves all 15 registers and the flags, finds the site "
+                 "in a hash table and interprets its operand program")
+    ratio_target("mark_event", "trace_event", 1.1)
+    ratio_target("mark_event", "trace_printk", 1.0, strict=True)
     base = insns("baseline")
     for d in ("mark_dormant", "sdt_dormant", "tracepoint_dormant"):
         n = insns(d)

@@ -34,10 +34,12 @@ fi
 # file, the events' enable switch).
 client="marker_change marker_debugfs_dir marker_listing_open marker_name_in_module marker_walk_names"
 client_ev="marker_add_probe marker_remove_probe marker_change marker_walk_names marker_name_event_format marker_key_no_event marker_format_next"
-check_uses() {	# NAME "ALLOWED" OBJECTS...
+# check_uses NAME "ALLOWED" OBJECTS...: of what the objects of "${prov[@]}"
+# define, OBJECTS use only ALLOWED.
+check_uses() {
 	local name=$1 allowed=$2 used s
 	shift 2
-	used=$(comm -12 <(defs "${core[@]}" "${ev[@]}") <(undefs "$@"))
+	used=$(comm -12 <(defs "${prov[@]}") <(undefs "$@"))
 	for s in $used; do
 		case " $allowed " in *" $s "*) ;; *)
 			echo "$name uses $s, which is not one of its client functions"; exit 1 ;;
@@ -45,14 +47,10 @@ check_uses() {	# NAME "ALLOWED" OBJECTS...
 	done
 	echo "$name uses: $(echo $used)"
 }
+prov=("${core[@]}" "${ev[@]}")
 check_uses "the control file" "$client marker_event_set marker_event_hits marker_events_hold marker_events_release" "${ctl[@]}"
-used=$(comm -12 <(defs "${core[@]}") <(undefs "${ev[@]}"))
-for s in $used; do
-	case " $client_ev " in *" $s "*) ;; *)
-		echo "the events use $s, which is not one of the registry's client functions"; exit 1 ;;
-	esac
-done
-echo "the events use of the core: $(echo $used)"
+prov=("${core[@]}")
+check_uses "the events" "$client_ev" "${ev[@]}"
 
 for h in "marker.h sdt.h" "sdt.h marker.h"; do
 	set -- $h
