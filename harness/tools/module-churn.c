@@ -124,7 +124,7 @@ static int debug_cache(const char *path)
  * be spread over them. The bytes of each cache go in @bytes; with
  * @before, say which caches grew by more than 16 kB since.
  */
-static long slab_kb(long *bytes, const long *before)
+static long slab_kb_once(long *bytes, const long *before)
 {
 	char path[512];
 	struct stat st;
@@ -165,6 +165,25 @@ static long slab_kb(long *bytes, const long *before)
 		globfree(&g);
 	}
 	return sum / 1024;
+}
+
+/*
+ * slab_kb_once() until it settles: what an unloaded module leaves to RCU
+ * callbacks (dentries, inodes, tracefs directories) can take seconds to
+ * be freed under TCG and KASAN. At most ten tries, a second apart.
+ */
+static long slab_kb(long *bytes, const long *before)
+{
+	long kb = slab_kb_once(bytes, NULL), prev;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		prev = kb;
+		kb = slab_kb_once(bytes, NULL);
+		if (kb > prev - 4)
+			break;
+	}
+	return before ? slab_kb_once(bytes, before) : kb;
 }
 
 int main(int argc, char **argv)

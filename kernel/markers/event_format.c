@@ -36,14 +36,17 @@ static bool marker_field_name_ok(const char *name)
 	return true;
 }
 
-/* The identifier just before @conv in @fmt, or "" (then argN). */
-static void marker_field_name(char *buf, const char *fmt, const char *conv)
+/*
+ * The identifier just before @conv in the literal text [@text, @conv), or
+ * "" (then argN).
+ */
+static void marker_field_name(char *buf, const char *text, const char *conv)
 {
 	const char *end = conv, *p;
 
-	while (end > fmt && strchr(" =:\t", end[-1]))
+	while (end > text && strchr(" =:\t", end[-1]))
 		end--;
-	for (p = end; p > fmt && (isalnum(p[-1]) || p[-1] == '_'); p--)
+	for (p = end; p > text && (isalnum(p[-1]) || p[-1] == '_'); p--)
 		;
 	buf[0] = '\0';
 	if (end - p > MARKER_FIELD_NAME_MAX)
@@ -75,7 +78,8 @@ static int marker_fields_mark(struct marker_event_field *field,
 			      const char *fmt)
 {
 	unsigned int n = 0, i, j, off = sizeof(struct trace_entry);
-	const char *p = fmt;
+	bool dup[MARKER_MAX_ARGS] = {};
+	const char *p = fmt, *text = fmt;
 	struct marker_conv c;
 	int ret;
 
@@ -88,28 +92,19 @@ static int marker_fields_mark(struct marker_event_field *field,
 		field[n].size = c.size;
 		field[n].is_signed = c.is_signed;
 		field[n].type = c.type;
-		marker_field_name(field[n].name, fmt, c.start);
+		marker_field_name(field[n].name, text, c.start);
 		n++;
+		text = p;
 	}
 	if (ret < 0)
 		return ret;
-	/* A name twice is no name. */
+	/* A name twice is no name: each of its fields is argN. */
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (field[i].name[0] && !strcmp(field[i].name, field[j].name))
+				dup[i] = dup[j] = true;
 	for (i = 0; i < n; i++) {
-		bool dup = false;
-
-		for (j = 0; j < n; j++)
-			if (j != i && field[i].name[0] &&
-			    !strcmp(field[i].name, field[j].name))
-				dup = true;
-		if (dup)
-			for (j = n; j-- > i;)
-				if (j != i && !strcmp(field[i].name, field[j].name))
-					field[j].name[0] = '\0';
-		if (dup)
-			field[i].name[0] = '\0';
-	}
-	for (i = 0; i < n; i++) {
-		if (!field[i].name[0])
+		if (dup[i] || !field[i].name[0])
 			snprintf(field[i].name, sizeof(field[i].name), "arg%u", i);
 		marker_field_place(&field[i], &off);
 	}

@@ -126,6 +126,12 @@ grep -qx '# fixture_clash: no trace event: sites_disagree_on_format' $L || fail 
 grep -qx '# fixture_intmax: no trace event: format_not_printable' $L || fail "listing: $(grep fixture_intmax $L)"
 write_expect_err $C 'enable name fixture_clash to trace' 'Operation not permitted'
 [ -d $E/sdt_fixture/init ] || fail "no sdt_fixture/init"
+# Field names: a repeated one, a '*' width, common_*, none: argN.
+F=$E/markers/fixture_fields/format
+expect_eq "fixture_fields fields" "$(sed -n 's/^	field:\(.*\);	offset:.*/\1/p' $F | grep -v common_ | tr '\n' ',')" \
+	"int arg0,int arg1,unsigned int y,int arg3,int arg4,int arg5,__data_loc char[] arg6,"
+grep -qx 'print fmt: "x %d x %d y=%u %\*d common_pid %d: %s", REC->arg0, REC->arg1, REC->y, REC->arg3, REC->arg4, REC->arg5, __get_str(arg6)' $F ||
+	fail "fixture_fields print fmt: $(grep 'print fmt' $F)"
 rmmod markers_fixture
 # Never used, its events go with it.
 [ -d $E/sdt_fixture ] && fail "sdt_fixture stayed without sites"

@@ -11,6 +11,8 @@
  *   print (%j); no probe may attach to it, and it has no trace event.
  * - fixture_clash: two MARK() sites of one name with different formats:
  *   no trace event either.
+ * - fixture_fields: a format whose trace event fields are named from it,
+ *   some argN (a repeated name, none, a '*' width, common_*).
  *
  * Writing anything to /sys/kernel/debug/markers_fixture/fire fires the
  * live sites.
@@ -41,11 +43,18 @@ static noinline void fixture_clash(int v)
 	MARK(fixture_clash, "name %s", "clash");
 }
 
+static noinline void fixture_fields(int v)
+{
+	MARK(fixture_fields, "x %d x %d y=%u %*d common_pid %d: %s", v, v + 1,
+	     v + 2, 4, v + 3, v + 4, "s");
+}
+
 static ssize_t fixture_fire(struct file *file, const char __user *buf,
 			    size_t len, loff_t *ppos)
 {
 	fixture_intmax(-1);
 	fixture_clash(1);
+	fixture_fields(1);
 	return len;
 }
 
