@@ -101,8 +101,10 @@ static int marker_fields_mark(struct marker_event_field *field,
 	/* A name twice is no name: each of its fields is argN. */
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++)
-			if (field[i].name[0] && !strcmp(field[i].name, field[j].name))
-				dup[i] = dup[j] = true;
+			if (field[i].name[0] && !strcmp(field[i].name, field[j].name)) {
+				dup[i] = true;
+				dup[j] = true;
+			}
 	for (i = 0; i < n; i++) {
 		if (dup[i] || !field[i].name[0])
 			snprintf(field[i].name, sizeof(field[i].name), "arg%u", i);
