@@ -119,7 +119,8 @@ static int debug_cache(const char *path)
 /*
  * Slab memory in objects, in kB, once every cache is shrunk: the bytes of
  * live objects of every cache (each once: aliases of merged caches are
- * symlinks), the debugging tools' caches left out. Objects, not pages
+ * symlinks), the debugging tools' caches and the reclaimable ones
+ * (dentries, inodes: freed under memory pressure) left out. Objects, not pages
  * (/proc/meminfo SUnreclaim): pages also count how the objects happen to
  * be spread over them. The bytes of each cache go in @bytes; with
  * @before, say which caches grew by more than 16 kB since.
@@ -159,7 +160,8 @@ static long slab_kb_once(long *bytes, const long *before)
 				fprintf(stderr, "slab: %s grew by %ld bytes\n",
 					g.gl_pathv[i], bytes[i] - before[i]);
 			if (!lstat(g.gl_pathv[i], &st) && !S_ISLNK(st.st_mode) &&
-			    !debug_cache(g.gl_pathv[i]))
+			    !debug_cache(g.gl_pathv[i]) &&
+			    !read_long(g.gl_pathv[i], "reclaim_account"))
 				sum += bytes[i];
 		}
 		globfree(&g);
