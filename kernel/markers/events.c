@@ -61,15 +61,26 @@ static DEFINE_MUTEX(marker_events_mutex);
 
 /* --- Registration ----------------------------------------------------- */
 
-/* Attach the event's probe to its name, or detach it. */
+/*
+ * Attach the event's probe to its name, or detach it. ev->attached
+ * follows what the registry holds: it changes only when the registry
+ * did, so an event whose detachment failed (no memory) is still known to
+ * be attached, and is not freed before its probe is gone.
+ */
 static int marker_event_attach(struct marker_event *ev, bool on)
 {
 	struct marker_probe np = { .data = ev, .nargs = -1 };
+	int ret;
 
-	if (!on)
-		return marker_remove_probe(ev->key,
-					   ev->sdt ? (void *)marker_event_sdt_probe :
-					   (void *)marker_event_mark_probe, ev);
+	lockdep_assert_held(&event_mutex);
+	if (!on) {
+		ret = marker_remove_probe(ev->key,
+					  ev->sdt ? (void *)marker_event_sdt_probe :
+					  (void *)marker_event_mark_probe, ev);
+		if (!ret)
+			ev->attached = false;
+		return ret;
+	}
 	if (ev->sdt) {
 		np.sdt_func = marker_event_sdt_probe;
 		np.nargs = ev->nfields;
@@ -77,7 +88,10 @@ static int marker_event_attach(struct marker_event *ev, bool on)
 		np.func = marker_event_mark_probe;
 		np.format = ev->format;
 	}
-	return marker_add_probe(ev->key, &np);
+	ret = marker_add_probe(ev->key, &np);
+	if (!ret)
+		ev->attached = true;
+	return ret;
 }
 
 /*
@@ -88,18 +102,33 @@ static int marker_event_attach(struct marker_event *ev, bool on)
  */
 static bool marker_events_holding;	/* under marker_events_mutex; read racily */
 
-static void marker_event_detach(struct marker_event *ev)
+/*
+ * A user comes: the probe stays (its detachment was queued, or failed),
+ * or is attached.
+ */
+static int marker_event_get(struct marker_event *ev)
 {
 	lockdep_assert_held(&event_mutex);
-	if (READ_ONCE(marker_events_holding))
-		ev->detach_queued = true;
-	else
-		marker_event_attach(ev, false);
+	ev->detach_queued = false;
+	return ev->attached ? 0 : marker_event_attach(ev, true);
 }
 
 static bool marker_event_in_use(struct marker_event *ev)
 {
 	return !list_empty(&ev->files) || ev->perf_users;
+}
+
+/* A user went: the last one detaches the probe, or queues it. */
+static void marker_event_put(struct marker_event *ev)
+{
+	lockdep_assert_held(&event_mutex);
+	if (marker_event_in_use(ev))
+		return;
+	if (READ_ONCE(marker_events_holding))
+		ev->detach_queued = true;
+	else if (marker_event_attach(ev, false))
+		pr_warn("events: %s stays attached (no memory to detach it)\n",
+			ev->key);
 }
 
 /*
@@ -115,7 +144,6 @@ static int marker_event_reg(struct trace_event_call *call,
 	struct marker_event *ev = call->data;
 	struct trace_event_file *file = data;
 	struct marker_event_link *link;
-	bool first = !marker_event_in_use(ev);
 	int ret;
 
 	switch (type) {
@@ -138,14 +166,10 @@ static int marker_event_reg(struct trace_event_call *call,
 		if (!link)
 			return -ENOMEM;
 		link->file = file;
-		if (first && ev->detach_queued) {
-			ev->detach_queued = false;	/* still attached */
-		} else if (first) {
-			ret = marker_event_attach(ev, true);
-			if (ret) {
-				kfree(link);
-				return ret;
-			}
+		ret = marker_event_get(ev);
+		if (ret) {
+			kfree(link);
+			return ret;
 		}
 		list_add_tail_rcu(&link->node, &ev->files);
 		return 0;
@@ -155,26 +179,20 @@ static int marker_event_reg(struct trace_event_call *call,
 				continue;
 			list_del_rcu(&link->node);
 			kfree_rcu(link, rcu);
-			if (!marker_event_in_use(ev))
-				marker_event_detach(ev);
+			marker_event_put(ev);
 			return 0;
 		}
 		return -ENOENT;
 #ifdef CONFIG_PERF_EVENTS
 	case TRACE_REG_PERF_REGISTER:
-		if (first && ev->detach_queued) {
-			ev->detach_queued = false;
-		} else if (first) {
-			ret = marker_event_attach(ev, true);
-			if (ret)
-				return ret;
-		}
+		ret = marker_event_get(ev);
+		if (ret)
+			return ret;
 		WRITE_ONCE(ev->perf_users, ev->perf_users + 1);
 		return 0;
 	case TRACE_REG_PERF_UNREGISTER:
 		WRITE_ONCE(ev->perf_users, ev->perf_users - 1);
-		if (!marker_event_in_use(ev))
-			marker_event_detach(ev);
+		marker_event_put(ev);
 		return 0;
 #endif
 	default:
@@ -269,13 +287,19 @@ static void marker_event_free_rcu(struct rcu_head *rcu)
 	marker_event_free(container_of(rcu, struct marker_event, rcu));
 }
 
-/* Remove @ev unless it is in use (-EBUSY); then it stays. */
+/*
+ * Remove @ev unless it is in use (-EBUSY) or its probe cannot be
+ * detached (one left attached by a failed detachment); then it stays.
+ */
 static int marker_event_unregister(struct marker_event *ev)
 {
-	int ret;
+	int ret = -EBUSY;
 
 	mutex_lock(&event_mutex);
-	ret = trace_remove_event_call(&ev->call);
+	if (!marker_event_in_use(ev)) {
+		ret = ev->attached ? marker_event_attach(ev, false) : 0;
+		ret = ret ?: trace_remove_event_call(&ev->call);
+	}
 	mutex_unlock(&event_mutex);
 	if (ret)
 		return ret;
@@ -443,7 +467,9 @@ void marker_events_release(void)
 			continue;
 		ev->detach_queued = false;
 		if (!ops) {	/* no memory for one change: one each */
-			marker_event_attach(ev, false);
+			if (marker_event_attach(ev, false))
+				pr_warn("events: %s stays attached (no memory to detach it)\n",
+					ev->key);
 			continue;
 		}
 		ops[n].key = ev->key;
@@ -454,8 +480,15 @@ void marker_events_release(void)
 		ops[n].probe.data = ev;
 		n++;
 	}
+	/*
+	 * On failure nothing changed: those events stay attached, and are
+	 * detached when used and left again, or before they are removed.
+	 */
 	if (n && marker_change(ops, n))
-		pr_warn("events: detaching %u probes failed\n", n);
+		pr_warn("events: detaching %u probes failed, they stay attached\n", n);
+	else
+		while (n--)
+			((struct marker_event *)ops[n].probe.data)->attached = false;
 	mutex_unlock(&event_mutex);
 	mutex_unlock(&marker_events_mutex);
 	kfree(ops);

@@ -91,6 +91,7 @@ struct marker_event {
 	bool sdt;
 	bool stale;			/* the name wants another, or none */
 	bool used;			/* was ever enabled: keep its records */
+	bool attached;			/* the registry holds its probe; event_mutex */
 	bool detach_queued;		/* its probe goes at marker_events_release() */
 	struct list_head files;		/* struct marker_event_link */
 	unsigned int perf_users;
