@@ -143,14 +143,16 @@ int sdt_disable_probe(const char *provider, const char *name,
 
 /*
  * The spec of one argument: its size, negative when signed, computed from
- * its type (arrays and pointers: a pointer), '@', and the operand.
+ * its type (arrays and pointers: a pointer), '@', and the operand. The
+ * decayed type goes through __typeof__: clang warns on the sizeof of an
+ * array's decay (-Wsizeof-array-decay), which is what is meant here.
  */
 #define __SDT_SIZE(x)							\
 	_Generic((x),							\
 		 _Bool: 1, char: 1, signed char: 1, unsigned char: 1,	\
 		 short: 2, unsigned short: 2,				\
 		 int: 4, unsigned int: 4,				\
-		 default: sizeof((x) + 0))
+		 default: sizeof(__typeof__((x) + 0)))
 #define __SDT_SIGNED(x)							\
 	_Generic((x),							\
 		 char: (char)-1 < 0,					\

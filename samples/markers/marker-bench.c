@@ -58,6 +58,7 @@
 #include <linux/sdt.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <linux/stringify.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 
@@ -109,87 +110,94 @@ DEFINE_TRACE(marker_bench_tp, TP_PROTO(int v), TP_ARGS(v));
 /*
  * The functions under test: the same body but for the site. noipa: GCC
  * must not fold identical ones into one (fn_base and fn_kprobed are).
+ * clang has no noipa and does not merge functions at -O2; __used (the
+ * address escapes) keeps its interprocedural passes from changing them.
  */
+#ifdef CONFIG_CC_IS_GCC
+#define __bench_fn	noinline __attribute__((__noipa__))
+#else
+#define __bench_fn	noinline __used
+#endif
 
 /* A 2.6.24-style marker, a load, test and branch on a state word. */
 static int bench_old_state;
 
-static noinline __attribute__((__noipa__)) void bench_old_call(int v)
+static __bench_fn void bench_old_call(int v)
 {
 	barrier();
 }
 
-static noinline __attribute__((__noipa__)) void fn_base(int v)
+static __bench_fn void fn_base(int v)
 {
 	barrier();
 }
 
-static noinline __attribute__((__noipa__)) void fn_mark(int v)
+static __bench_fn void fn_mark(int v)
 {
 	MARK(marker_bench, "%d", v);
 	barrier();
 }
 
-static noinline __attribute__((__noipa__)) void fn_sdt(int v)
+static __bench_fn void fn_sdt(int v)
 {
 	SDT_PROBE(marker_bench, sdt, v);
 	barrier();
 }
 
-static noinline __attribute__((__noipa__)) void fn_sdt4(int v)
+static __bench_fn void fn_sdt4(int v)
 {
 	SDT_PROBE(marker_bench, sdt4, v, v + 1, v + 2, v + 3);
 	barrier();
 }
 
-static noinline __attribute__((__noipa__)) void fn_sdt12(int v)
+static __bench_fn void fn_sdt12(int v)
 {
 	SDT_PROBE(marker_bench, sdt12, v, v + 1, v + 2, v + 3, v + 4, v + 5,
 		  v + 6, v + 7, v + 8, v + 9, v + 10, v + 11);
 	barrier();
 }
 
-static noinline __attribute__((__noipa__)) void fn_tp(int v)
+static __bench_fn void fn_tp(int v)
 {
 	trace_marker_bench_tp(v);
 	barrier();
 }
 
-static noinline __attribute__((__noipa__)) void fn_old(int v)
+static __bench_fn void fn_old(int v)
 {
 	if (unlikely(READ_ONCE(bench_old_state)))
 		bench_old_call(v);
 	barrier();
 }
 
-static noinline __attribute__((__noipa__)) void fn_kprobed(int v)
+static __bench_fn void fn_kprobed(int v)
 {
 	barrier();
 }
 
 /* A marker event ... */
-static noinline __attribute__((__noipa__)) void fn_trace(int v)
+static __bench_fn void fn_trace(int v)
 {
 	MARK(marker_bench_k, "v=%d", v);
 	barrier();
 }
 
 /* ... a TRACE_EVENT of the same field and format ... */
-static noinline __attribute__((__noipa__)) void fn_trace_event(int v)
+static __bench_fn void fn_trace_event(int v)
 {
 	trace_marker_bench_ev(v);
 	barrier();
 }
 
 /* ... an SDT event ... */
-static noinline __attribute__((__noipa__)) void fn_sdt_event(int v)
+static __bench_fn void fn_sdt_event(int v)
 {
 	SDT_PROBE(marker_bench, sdt_k, v);
 	barrier();
 }
 
 /* ... next to trace_printk() with the same format. */
-static noinline __attribute__((__noipa__)) void fn_trace_printk(int v)
+static __bench_fn void fn_trace_printk(int v)
 {
 	trace_printk("marker_bench_k: v=%d\n", v);
 	barrier();
@@ -424,11 +432,21 @@ static noinline void many_1(int v)
 	MARK(marker_bench_1, "%d", v);
 }
 
+/*
+ * GCC copies these sites 100 and 1000 times; clang does not unroll a
+ * loop that holds an asm goto, so under clang they stay one site each.
+ */
+#ifdef CONFIG_CC_IS_GCC
+#define BENCH_UNROLL(n)	_Pragma(__stringify(GCC unroll n))
+#else
+#define BENCH_UNROLL(n)
+#endif
+
 static noinline void many_100(void)
 {
 	int i;
 
-#pragma GCC unroll 100
+	BENCH_UNROLL(100)
 	for (i = 0; i < 100; i++)
 		MARK(marker_bench_100, "%d", i);
 }
@@ -437,7 +455,7 @@ static noinline void many_1000(void)
 {
 	int i;
 
-#pragma GCC unroll 1000
+	BENCH_UNROLL(1000)
 	for (i = 0; i < 1000; i++)
 		MARK(marker_bench_1000, "%d", i);
 }

@@ -179,8 +179,15 @@ static noinline int sdt_c_site(int a, unsigned int b, long c, const char *p,
 	return a;
 }
 
-/* The most arguments a site takes: 12, some of them spilled. */
+/*
+ * The most arguments a site takes: 12, some of them spilled. noipa, or
+ * with clang __used (its address escapes), keeps b unknown at the site.
+ */
+#ifdef CONFIG_CC_IS_GCC
 static noinline __attribute__((__noipa__)) void sdt_c_twelve(int b)
+#else
+static noinline __used void sdt_c_twelve(int b)
+#endif
 {
 	SDT_PROBE(kunit, twelve, b, b + 1, b + 2, b + 3, b + 4, b + 5, b + 6,
 		  b + 7, b + 8, b + 9, b + 10, (long)b + 11);
