@@ -98,8 +98,7 @@ static inline void __marker_check_rcu(void)
 }
 #endif
 
-static inline __printf(1, 2)
-void __marker_check_format(const char *fmt, ...)
+static inline void __printf(1, 2) __marker_check_format(const char *fmt, ...)
 {
 }
 
@@ -319,8 +318,7 @@ static inline int marker_disable_probe(const char *name,
 	return -EOPNOTSUPP;
 }
 
-static inline __printf(1, 2)
-void __marker_check_format(const char *fmt, ...)
+static inline void __printf(1, 2) __marker_check_format(const char *fmt, ...)
 {
 }
 

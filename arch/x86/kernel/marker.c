@@ -15,12 +15,12 @@
 
 #include <linux/bug.h>
 #include <linux/cpu.h>
+#include <linux/marker.h>
 #include <linux/memory.h>
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <asm/alternative.h>
 #include <asm/insn.h>
-#include <asm/marker.h>
 #include <asm/nops.h>
 #include <asm/sdt.h>
 #include <asm/text-patching.h>

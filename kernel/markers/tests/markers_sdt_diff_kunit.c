@@ -23,11 +23,11 @@
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
+#include <linux/processor.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/sdt.h>
 #include <linux/types.h>
-#include <asm/processor.h>
 
 struct sdt_diff_obj {
 	u8 b;

@@ -21,9 +21,9 @@
  * site's descriptor from the CALL's return address.
  */
 
+#include <linux/jump_label.h>
 #include <linux/marker_site.h>
 #include <asm/asm.h>
-#include <asm/jump_label.h>
 
 #define __MARKER_RECORD(kind)					\
 	".pushsection __markers, \"a\"\n\t"			\
