@@ -44,7 +44,7 @@ bench: deps
 
 # Host tools: markers-list (libelf), a kbuild host program of the build.
 tools: build
-	@test -x build/obj/scripts/markers/markers-list && echo build/obj/scripts/markers/markers-list
+	@f=build/obj$(if $(LLVM),-llvm)/scripts/markers/markers-list; test -x $$f && echo $$f
 
 lint: graft
 	@$(H)/lint.sh
@@ -59,7 +59,7 @@ shell: build
 # The kbuild output directory, for out-of-tree modules:
 #   make -C "$(make -s kdir)" M=$PWD modules
 kdir:
-	@echo "$(CURDIR)/build/obj"
+	@echo "$(CURDIR)/build/obj$(if $(LLVM),-llvm)"
 
 clean:
 	rm -rf build

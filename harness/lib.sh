@@ -20,6 +20,15 @@ bench)	SFX=-bench
 	FRAGMENTS="$CONFIGS/markers.config" ;;
 *)	echo "unknown FLAVOUR=$FLAVOUR" >&2; exit 1 ;;
 esac
+# LLVM=1 (make build LLVM=1, make check LLVM=1...): the same flavour built
+# with clang and the LLVM binutils, in build directories and logs of its
+# own, so the GCC kernel stays as it is.
+KCC=(CC="ccache gcc")
+if [ -n "${LLVM:-}" ]; then
+	SFX=$SFX-llvm
+	LOGS=$B/logs-llvm
+	KCC=(LLVM=1 CC="ccache clang")
+fi
 KOBJ=$B/obj$SFX			# kbuild output directory (O=)
 MODROOT=$B/modroot$SFX		# modules_install root
 GUEST=$B/guest$SFX		# initramfs images
@@ -30,7 +39,7 @@ OVERLAY_DIRS="include kernel arch samples scripts Documentation lib"
 OVERLAY_FILES="Kconfig.marker"
 
 export CCACHE_BASEDIR=$B
-KMAKE=(make -C "$KSRC" O="$KOBJ" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" -j"$NPROC")
+KMAKE=(make -C "$KSRC" O="$KOBJ" ARCH=x86_64 "${KCC[@]}" HOSTCC="ccache gcc" -j"$NPROC")
 
 say() { printf '%s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

@@ -53,7 +53,7 @@ MODULE_LICENSE("GPL");
 C
 	echo 'obj-m := t.o' > "$tmp/Makefile"
 	echo 'ccflags-y := -I$(src)' >> "$tmp/Makefile"
-	make -C "$KOBJ" M="$tmp" CC="ccache gcc" modules > "$tmp/log" 2>&1
+	make -C "$KOBJ" M="$tmp" "${KCC[@]}" modules > "$tmp/log" 2>&1
 }
 build 'PROVIDER_EXAMPLE_OPEN(f, 1); PROVIDER_EXAMPLE_READ(4096, pos)' ||
 	{ echo "well-typed arguments rejected:"; grep error "$tmp/log"; rc=1; }

@@ -32,7 +32,7 @@ module_exit(oot_exit);
 MODULE_LICENSE("GPL");
 C
 echo 'obj-m := oot.o' > "$tmp/Makefile"
-make -C "$kdir" M="$tmp" CC="ccache gcc" modules > "$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }
+make -C "$kdir" M="$tmp" "${KCC[@]}" modules > "$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }
 [ -f "$tmp/oot.ko" ] || { echo "no oot.ko"; exit 1; }
 echo "built $(basename "$tmp")/oot.ko against $kdir"
 
@@ -66,7 +66,7 @@ module_init(off_init);
 MODULE_LICENSE("GPL");
 C
 echo 'obj-m := off.o' > "$tmp/Makefile"
-make -C "$kdir" M="$tmp" CC="ccache gcc" modules > "$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }
+make -C "$kdir" M="$tmp" "${KCC[@]}" modules > "$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }
 grep -q "off.c:.*format .%d. expects argument of type .int." "$tmp/log" ||
 	{ echo "CONFIG_MARKERS=n: MARK() did not type-check its arguments"; cat "$tmp/log"; exit 1; }
 if objdump -d "$tmp/off.o" | grep -q 'side_effect'; then
