@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make lint: checkpatch --strict over our overlay sources and patches, and
-# sparse (C=2) over the objects built from our sources. Both run from the
-# grafted tree. Exit status non-zero on any warning.
+# make lint: checkpatch --strict over our overlay sources and patches,
+# sparse (C=2) and a W=1 build over the objects built from our sources.
+# All run from the grafted tree. Exit status non-zero on any warning.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -42,6 +42,17 @@ if [ -n "$objs" ]; then
 	"${KMAKE[@]}" C=2 CHECK="sparse" $objs > "$LOGS/sparse.log" 2>&1 || {
 		tail -n 20 "$LOGS/sparse.log"; rc=1; }
 	if grep -E '(warning|error):' "$LOGS/sparse.log"; then
+		rc=1
+	fi
+fi
+# W=1 on the same objects, each compiled to assembly (its .s target), so
+# the objects of the normal build and their flags stay as they are.
+if [ -n "$objs" ]; then
+	sobjs=$(for o in $objs; do echo "${o%.o}.s"; done)
+	echo "lint: W=1 on $(echo "$sobjs" | wc -l) objects"
+	"${KMAKE[@]}" W=1 $sobjs > "$LOGS/w1.log" 2>&1 || {
+		tail -n 20 "$LOGS/w1.log"; rc=1; }
+	if grep -E '(warning|error):' "$LOGS/w1.log"; then
 		rc=1
 	fi
 fi
