@@ -9,6 +9,7 @@ SCRIPT ?=
 FILES ?=
 
 .PHONY: all deps graft build check stress demo bench tools lint run shell kdir clean help
+.PHONY: patches
 
 all: build
 
@@ -48,6 +49,11 @@ tools: build
 
 lint: graft
 	@$(H)/lint.sh
+
+# The kernel side as a git format-patch series against 6.12, split as
+# harness/series.def says, with a cover letter: build/patches/.
+patches: graft
+	@python3 $(H)/series.py generate
 
 run: build
 	@test -n "$(SCRIPT)" || { echo 'usage: make run SCRIPT=guest.sh FILES="a.ko b.txt"' >&2; exit 2; }
