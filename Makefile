@@ -9,7 +9,7 @@ SCRIPT ?=
 FILES ?=
 
 .PHONY: all deps graft build check stress demo bench tools lint run shell kdir clean help
-.PHONY: patches
+.PHONY: patches series-build
 
 all: build
 
@@ -54,6 +54,10 @@ lint: graft
 # harness/series.def says, with a cover letter: build/patches/.
 patches: graft
 	@python3 $(H)/series.py generate
+
+# Build the kernel at every patch of the series; names the first failure.
+series-build: graft
+	@$(H)/series-build.sh
 
 run: build
 	@test -n "$(SCRIPT)" || { echo 'usage: make run SCRIPT=guest.sh FILES="a.ko b.txt"' >&2; exit 2; }
