@@ -158,9 +158,21 @@ int sdt_disable_probe(const char *provider, const char *name,
 		 char: (char)-1 < 0,					\
 		 signed char: 1, short: 1, int: 1, long: 1, long long: 1, \
 		 default: 0)
+/*
+ * The operand: "nor", an immediate, an offsettable memory reference or a
+ * register, as sys/sdt.h asks, so that GCC names a value where it already
+ * is. clang (14 at least) takes the memory alternative whenever one is
+ * allowed, and would spill live registers to the stack at every site: it
+ * gets "nr", an immediate or a register.
+ */
+#ifdef CONFIG_CC_IS_CLANG
+#define __SDT_ARG_CONSTRAINT	"nr"
+#else
+#define __SDT_ARG_CONSTRAINT	"nor"
+#endif
 #define __SDT_OP(i, x)							\
 	[__sdt_s##i] "n" ((__SDT_SIGNED(x) ? -1 : 1) * (int)__SDT_SIZE(x)), \
-	[__sdt_a##i] "nor" ((x) + 0)
+	[__sdt_a##i] __SDT_ARG_CONSTRAINT ((x) + 0)
 #define __SDT_ARG_TMPL(i)	"%c[__sdt_s" #i "]@%[__sdt_a" #i "]"
 
 #define __SDT_OPERANDS_0()
