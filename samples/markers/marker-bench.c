@@ -58,7 +58,6 @@
 #include <linux/sdt.h>
 #include <linux/sort.h>
 #include <linux/string.h>
-#include <linux/stringify.h>
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 
@@ -114,90 +113,90 @@ DEFINE_TRACE(marker_bench_tp, TP_PROTO(int v), TP_ARGS(v));
  * address escapes) keeps its interprocedural passes from changing them.
  */
 #ifdef CONFIG_CC_IS_GCC
-#define __bench_fn	noinline __attribute__((__noipa__))
+#define __bench_noipa	__attribute__((__noipa__))
 #else
-#define __bench_fn	noinline __used
+#define __bench_noipa	__used
 #endif
 
 /* A 2.6.24-style marker, a load, test and branch on a state word. */
 static int bench_old_state;
 
-static __bench_fn void bench_old_call(int v)
+static noinline __bench_noipa void bench_old_call(int v)
 {
 	barrier();
 }
 
-static __bench_fn void fn_base(int v)
+static noinline __bench_noipa void fn_base(int v)
 {
 	barrier();
 }
 
-static __bench_fn void fn_mark(int v)
+static noinline __bench_noipa void fn_mark(int v)
 {
 	MARK(marker_bench, "%d", v);
 	barrier();
 }
 
-static __bench_fn void fn_sdt(int v)
+static noinline __bench_noipa void fn_sdt(int v)
 {
 	SDT_PROBE(marker_bench, sdt, v);
 	barrier();
 }
 
-static __bench_fn void fn_sdt4(int v)
+static noinline __bench_noipa void fn_sdt4(int v)
 {
 	SDT_PROBE(marker_bench, sdt4, v, v + 1, v + 2, v + 3);
 	barrier();
 }
 
-static __bench_fn void fn_sdt12(int v)
+static noinline __bench_noipa void fn_sdt12(int v)
 {
 	SDT_PROBE(marker_bench, sdt12, v, v + 1, v + 2, v + 3, v + 4, v + 5,
 		  v + 6, v + 7, v + 8, v + 9, v + 10, v + 11);
 	barrier();
 }
 
-static __bench_fn void fn_tp(int v)
+static noinline __bench_noipa void fn_tp(int v)
 {
 	trace_marker_bench_tp(v);
 	barrier();
 }
 
-static __bench_fn void fn_old(int v)
+static noinline __bench_noipa void fn_old(int v)
 {
 	if (unlikely(READ_ONCE(bench_old_state)))
 		bench_old_call(v);
 	barrier();
 }
 
-static __bench_fn void fn_kprobed(int v)
+static noinline __bench_noipa void fn_kprobed(int v)
 {
 	barrier();
 }
 
 /* A marker event ... */
-static __bench_fn void fn_trace(int v)
+static noinline __bench_noipa void fn_trace(int v)
 {
 	MARK(marker_bench_k, "v=%d", v);
 	barrier();
 }
 
 /* ... a TRACE_EVENT of the same field and format ... */
-static __bench_fn void fn_trace_event(int v)
+static noinline __bench_noipa void fn_trace_event(int v)
 {
 	trace_marker_bench_ev(v);
 	barrier();
 }
 
 /* ... an SDT event ... */
-static __bench_fn void fn_sdt_event(int v)
+static noinline __bench_noipa void fn_sdt_event(int v)
 {
 	SDT_PROBE(marker_bench, sdt_k, v);
 	barrier();
 }
 
 /* ... next to trace_printk() with the same format. */
-static __bench_fn void fn_trace_printk(int v)
+static noinline __bench_noipa void fn_trace_printk(int v)
 {
 	trace_printk("marker_bench_k: v=%d\n", v);
 	barrier();
@@ -436,17 +435,13 @@ static noinline void many_1(int v)
  * GCC copies these sites 100 and 1000 times; clang does not unroll a
  * loop that holds an asm goto, so under clang they stay one site each.
  */
-#ifdef CONFIG_CC_IS_GCC
-#define BENCH_UNROLL(n)	_Pragma(__stringify(GCC unroll n))
-#else
-#define BENCH_UNROLL(n)
-#endif
-
 static noinline void many_100(void)
 {
 	int i;
 
-	BENCH_UNROLL(100)
+#ifdef CONFIG_CC_IS_GCC
+#pragma GCC unroll 100
+#endif
 	for (i = 0; i < 100; i++)
 		MARK(marker_bench_100, "%d", i);
 }
@@ -455,7 +450,9 @@ static noinline void many_1000(void)
 {
 	int i;
 
-	BENCH_UNROLL(1000)
+#ifdef CONFIG_CC_IS_GCC
+#pragma GCC unroll 1000
+#endif
 	for (i = 0; i < 1000; i++)
 		MARK(marker_bench_1000, "%d", i);
 }

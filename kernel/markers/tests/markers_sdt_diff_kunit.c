@@ -29,6 +29,14 @@
 #include <linux/sdt.h>
 #include <linux/types.h>
 
+/*
+ * sparse knows __seg_gs only where <asm/percpu.h> defines it for it
+ * (CC_HAS_NAMED_AS, GCC); clang predefines it for itself.
+ */
+#if defined(__CHECKER__) && !defined(CONFIG_CC_HAS_NAMED_AS)
+#define __seg_gs	__attribute__((address_space(__seg_gs)))
+#endif
+
 struct sdt_diff_obj {
 	u8 b;
 	s16 h;
