@@ -32,7 +32,11 @@ while read -r o; do
 	objs+=("$KOBJ/${o%.o}.ko")
 done < <(LC_ALL=C sort "$KOBJ/modules.order")
 "$ML" --catalog "${objs[@]}" > "$LOGS/catalog.txt" || { echo "markers-list --catalog failed"; exit 1; }
-if ! "$MD" "$TOP/scripts/markers/catalog.ref" "$LOGS/catalog.txt" > "$LOGS/catalog.diff" ||
+# The reference is the GCC build's: clang picks other operands for SDT
+# sites and does not unroll loops that hold a site.
+if [ -n "${LLVM:-}" ]; then
+	echo "catalog: LLVM=1, not compared with scripts/markers/catalog.ref (GCC's)"
+elif ! "$MD" "$TOP/scripts/markers/catalog.ref" "$LOGS/catalog.txt" > "$LOGS/catalog.diff" ||
    [ -s "$LOGS/catalog.diff" ]; then
 	echo "the marker catalog differs from scripts/markers/catalog.ref:"
 	cat "$LOGS/catalog.diff"
