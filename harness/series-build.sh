@@ -15,13 +15,18 @@ obj=$B/series/obj$SFX
 log=$LOGS/series-build.log
 mkdir -p "$LOGS"
 : > "$log"
+# Our own copy of the series: make patches or make check may write
+# build/patches again while this runs.
+pdir=$B/series/patches$SFX
+rm -rf "$pdir"
+cp -r "$B/patches" "$pdir"
 
 # A hard-linked pristine tree; the files the series touches become copies
 # of their own first, so applying a patch never writes into build/pristine.
 say "series-build: a pristine tree in $tree"
 rm -rf "$tree"
 cp -al "$PRISTINE" "$tree"
-git -C "$B/series/tree" diff --name-only v6.12-base markers | while read -r f; do
+sed -n 's|^+++ b/||p' "$pdir"/*.patch | sort -u | while read -r f; do
 	if [ -e "$PRISTINE/$f" ]; then
 		cp --remove-destination "$PRISTINE/$f" "$tree/$f"
 	fi
@@ -30,9 +35,9 @@ mkdir -p "$obj"
 SMAKE=(make -C "$tree" O="$obj" ARCH=x86_64 "${KCC[@]}" HOSTCC="ccache gcc" -j"$NPROC")
 
 n=0
-total=$(ls "$B"/patches/[0-9][0-9][0-9][0-9]-*.patch | grep -cv '/0000-')
+total=$(ls "$pdir"/[0-9][0-9][0-9][0-9]-*.patch | grep -cv '/0000-')
 t0=$(date +%s)
-for p in "$B"/patches/[0-9][0-9][0-9][0-9]-*.patch; do
+for p in "$pdir"/[0-9][0-9][0-9][0-9]-*.patch; do
 	case $(basename "$p") in 0000-*) continue ;; esac
 	n=$((n + 1))
 	subj=$(sed -n 's/^Subject: \[PATCH [0-9]*\/[0-9]*\] //p' "$p" | head -n 1)
