@@ -40,7 +40,7 @@ t0=$(date +%s)
 for p in "$pdir"/[0-9][0-9][0-9][0-9]-*.patch; do
 	case $(basename "$p") in 0000-*) continue ;; esac
 	n=$((n + 1))
-	subj=$(sed -n 's/^Subject: \[PATCH [0-9]*\/[0-9]*\] //p' "$p" | head -n 1)
+	subj=$(git mailinfo /dev/null /dev/null < "$p" | sed -n 's/^Subject: //p')
 	if ! patch -p1 -s -N -F0 --no-backup-if-mismatch -d "$tree" < "$p" >> "$log" 2>&1; then
 		echo "series-build: patch $n/$total does not apply: $subj"
 		exit 1
@@ -55,12 +55,15 @@ for p in "$pdir"/[0-9][0-9][0-9][0-9]-*.patch; do
 	fi
 	s=$(date +%s)
 	echo "=== patch $n/$total: $subj" >> "$log"
+	before=$(grep -c ': warning:' "$log" || true)
 	if ! "${SMAKE[@]}" bzImage modules >> "$log" 2>&1; then
 		grep -E 'error' "$log" | tail -n 20
 		echo "series-build: FIRST FAILURE at patch $n/$total: $subj (log: $log)"
 		exit 1
 	fi
-	printf 'series-build: %2d/%d builds (%4ds, CONFIG_MARKERS=%s): %s\n' "$n" "$total" \
-		$(( $(date +%s) - s )) "$(sed -n 's/^CONFIG_MARKERS=//p' "$obj/.config")" "$subj"
+	warn=$(( $(grep -c ': warning:' "$log" || true) - before ))
+	printf 'series-build: %2d/%d builds (%4ds, %d warnings, CONFIG_MARKERS=%s): %s\n' \
+		"$n" "$total" $(( $(date +%s) - s )) "$warn" \
+		"$(sed -n 's/^CONFIG_MARKERS=//p' "$obj/.config")" "$subj"
 done
 echo "series-build: all $total patches build ($(( $(date +%s) - t0 ))s)"
