@@ -29,8 +29,9 @@ static DEFINE_RATELIMIT_STATE(marker_printk_rs, 5 * HZ, 10);
 static void marker_hit_text(struct seq_buf *s, const char *key,
 			    const char *fmt, va_list *args)
 {
-	seq_buf_printf(s, "%s: ", key);
-	seq_buf_vprintf(s, fmt, *args);
+	struct va_format vaf = { .fmt = fmt, .va = args };
+
+	seq_buf_printf(s, "%s: %pV", key, &vaf);
 }
 
 /* An SDT hit as text, "provider:name arg0=... arg1=...", into @s. */

@@ -29,10 +29,9 @@ MODULE_PARM_DESC(format, "format the probe expects; empty for any");
 
 static void probe_example(void *probe_data, const char *fmt, va_list *args)
 {
-	char buf[128];
+	struct va_format vaf = { .fmt = fmt, .va = args };
 
-	vsnprintf(buf, sizeof(buf), fmt, *args);
-	pr_info("%s: %s\n", name, buf);
+	pr_info("%s: %pV\n", name, &vaf);
 }
 
 static int __init probe_example_init(void)
