@@ -79,7 +79,13 @@ struct marker_event_link {
 	struct trace_event_file *file;
 };
 
-/* A marker name's trace event. */
+/*
+ * A marker name's trace event. Locking: list, stale and the event's
+ * existence are marker_events_mutex's (events.c); used, attached,
+ * detach_queued, files and perf_users change under event_mutex, which
+ * serializes the registration callback, and the hit path reads files
+ * (RCU) and perf_users (READ_ONCE) without it.
+ */
 struct marker_event {
 	struct list_head list;		/* in marker_events */
 	struct trace_event_call call;
@@ -91,7 +97,7 @@ struct marker_event {
 	bool sdt;
 	bool stale;			/* the name wants another, or none */
 	bool used;			/* was ever enabled: keep its records */
-	bool attached;			/* the registry holds its probe; event_mutex */
+	bool attached;			/* the registry holds its probe */
 	bool detach_queued;		/* its probe goes at marker_events_release() */
 	struct list_head files;		/* struct marker_event_link */
 	unsigned int perf_users;
