@@ -10,6 +10,7 @@
 #include <kunit/visibility.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/ptrace.h>
 #include <linux/sdt.h>
@@ -520,6 +521,113 @@ static void sdt_test_literal_names(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hit.args[0], (u64)-7);
 }
 
+/* --- Beside kprobes --------------------------------------------------- */
+
+static int sdt_kprobe_hits;
+
+static int sdt_count_kprobe(struct kprobe *kp, struct pt_regs *regs)
+{
+	sdt_kprobe_hits++;
+	return 0;
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(sdt_unregister_kprobe, unregister_kprobe,
+			    struct kprobe *);
+
+/* A kprobe of sdt_count_kprobe() at @addr, unregistered when the test ends. */
+static int sdt_kprobe(struct kunit *test, struct kprobe **kpp, void *addr)
+{
+	struct kprobe *kp;
+	int ret;
+
+	kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+	if (!kp)
+		return -ENOMEM;
+	kp->addr = addr;
+	kp->pre_handler = sdt_count_kprobe;
+	ret = register_kprobe(kp);
+	if (ret)
+		return ret;
+	*kpp = kp;
+	return kunit_add_action_or_reset(test, sdt_unregister_kprobe, kp);
+}
+
+/*
+ * Was the kprobe at @addr optimized into a JMP? kprobes optimizes 5
+ * jiffies after a registration, from a delayed work: give it 100 times
+ * that.
+ */
+static bool sdt_optimized_at(const void *addr)
+{
+	unsigned long timeout = jiffies + 500;
+
+	while (*(const u8 *)addr != 0xe9) {
+		if (time_after(jiffies, timeout))
+			return false;
+		msleep(20);
+	}
+	return true;
+}
+
+/* One hit of the overlap site: the SDT probe and the kprobe fire once. */
+static void sdt_check_overlap(struct kunit *test)
+{
+	memset(&hit, 0, sizeof(hit));
+	sdt_kprobe_hits = 0;
+	sdt_kunit_asm_overlap(-9);
+	KUNIT_EXPECT_EQ(test, hit.nr, 1);
+	KUNIT_EXPECT_EQ(test, hit.args[0], (u64)-9);
+	KUNIT_EXPECT_EQ(test, sdt_kprobe_hits, 1);
+}
+
+/*
+ * kprobes keep off SDT sites, dormant or armed, as off jump labels: no
+ * int3 in a site, no optimized kprobe's JMP over one, or arming the site
+ * by call would write the CALL into the JMP. A kprobe just before a site
+ * stays an int3, and fires beside the site's probe, whichever came
+ * first; one on the site is refused with -EBUSY, but the registry's own.
+ */
+static void sdt_test_kprobe_overlap(struct kunit *test)
+{
+	struct kprobe *at, *before;
+	void *addr;
+	int mech;
+
+	KUNIT_ASSERT_EQ(test, sdt_site_info("kunit:overlap_site", &addr,
+					    &(unsigned int){0}), 0);
+	/* The 3-byte instruction before the site. */
+	KUNIT_EXPECT_EQ(test, sdt_kprobe(test, &at, addr), -EBUSY);
+	KUNIT_ASSERT_EQ(test, sdt_kprobe(test, &before, addr - 3), 0);
+	KUNIT_EXPECT_FALSE(test, sdt_optimized_at(addr - 3));
+	KUNIT_EXPECT_EQ(test, memcmp(addr, sdt_nop5, sizeof(sdt_nop5)), 0);
+
+	for (mech = 0; mech < 2; mech++) {
+		/* The kprobe first, then the site armed. */
+		sdt_use_kprobes = mech;
+		KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "overlap_site", 1), 0);
+		KUNIT_EXPECT_GE(test, sdt_site_info("kunit:overlap_site", &addr,
+						    &(unsigned int){0}), 1);
+		sdt_check_overlap(test);
+		KUNIT_EXPECT_EQ(test, sdt_kprobe(test, &at, addr), -EBUSY);
+
+		/* The site armed first, then the kprobe. */
+		unregister_kprobe(before);
+		memset(before, 0, sizeof(*before));
+		before->addr = addr - 3;
+		before->pre_handler = sdt_count_kprobe;
+		KUNIT_ASSERT_EQ(test, register_kprobe(before), 0);
+		KUNIT_EXPECT_FALSE(test, sdt_optimized_at(addr - 3));
+		sdt_check_overlap(test);
+
+		KUNIT_EXPECT_EQ(test, sdt_disable_probe("kunit", "overlap_site",
+							sdt_record, &hit), 0);
+		KUNIT_EXPECT_EQ(test, sdt_wait_state("kunit:overlap_site", 0,
+						     &addr), 0);
+		KUNIT_EXPECT_TRUE(test, sdt_wait_nop(addr));
+	}
+	sdt_use_kprobes = false;
+}
+
 static struct kunit_case sdt_test_cases[] = {
 	KUNIT_CASE(sdt_test_decode),
 	KUNIT_CASE(sdt_test_paths),
@@ -529,6 +637,7 @@ static struct kunit_case sdt_test_cases[] = {
 	KUNIT_CASE(sdt_test_flags),
 	KUNIT_CASE(sdt_test_errors),
 	KUNIT_CASE(sdt_test_literal_names),
+	KUNIT_CASE(sdt_test_kprobe_overlap),
 	{}
 };
 

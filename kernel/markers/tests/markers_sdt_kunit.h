@@ -10,6 +10,7 @@ void sdt_kunit_asm_fault(void *p, int x);
 void sdt_kunit_asm_bad(void);
 void sdt_kunit_asm_rip(void);
 long sdt_kunit_asm_flags(long a, long b);
+void sdt_kunit_asm_overlap(long a);
 extern u64 sdt_kunit_asm_var;
 
 #endif /* _MARKERS_SDT_KUNIT_H */

@@ -52,3 +52,14 @@ SYM_FUNC_START(sdt_kunit_asm_flags)
 	setl %al
 	RET
 SYM_FUNC_END(sdt_kunit_asm_flags)
+
+/*
+ * void sdt_kunit_asm_overlap(long a): a site right after a 3-byte
+ * instruction, so that an optimized kprobe there would cover the site
+ * with its JMP.
+ */
+SYM_FUNC_START(sdt_kunit_asm_overlap)
+	movq %rdi, %rax
+	SDT_PROBE(kunit, overlap_site, -8@%rdi)
+	RET
+SYM_FUNC_END(sdt_kunit_asm_overlap)
