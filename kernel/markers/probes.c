@@ -132,8 +132,9 @@ static struct marker_work *marker_work_get(struct list_head *works,
 	}
 	w->room++;
 	if (old) {
-		memcpy(w->probes->probe, old->probe, old->nr * sizeof(old->probe[0]));
+		/* nr first: it bounds probe[] (__counted_by) for FORTIFY_SOURCE. */
 		w->probes->nr = old->nr;
+		memcpy(w->probes->probe, old->probe, old->nr * sizeof(old->probe[0]));
 	}
 	list_add_tail(&w->list, works);
 	return w;
@@ -165,8 +166,8 @@ static int marker_work_add(struct marker_work *w, const struct marker_probe *np,
 		p = marker_alloc_probes(w->room + 4, gfp);
 		if (!p)
 			return -ENOMEM;
-		memcpy(p->probe, w->probes->probe, w->room * sizeof(p->probe[0]));
 		p->nr = w->room;
+		memcpy(p->probe, w->probes->probe, w->room * sizeof(p->probe[0]));
 		kfree(w->probes);
 		w->probes = p;
 		w->room += 4;
@@ -181,9 +182,9 @@ static int marker_work_add(struct marker_work *w, const struct marker_probe *np,
 		marker_fmt_free(fmt);
 		return -ENOMEM;
 	}
-	p->probe[p->nr] = *np;
-	p->probe[p->nr].format = fmt;
 	p->nr++;
+	p->probe[p->nr - 1] = *np;
+	p->probe[p->nr - 1].format = fmt;
 	w->nr_new++;
 	return 0;
 }
@@ -367,7 +368,8 @@ static void marker_probes_going(struct module *mod)
 								    str[0])->node, &w.gone);
 				continue;
 			}
-			w.probes->probe[w.probes->nr++] = old->probe[i];
+			w.probes->nr++;
+			w.probes->probe[w.probes->nr - 1] = old->probe[i];
 		}
 		marker_work_commit(&w, &b);
 	}
