@@ -595,8 +595,7 @@ static void sdt_test_kprobe_overlap(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, sdt_site_info("kunit:overlap_site", &addr,
 					    &(unsigned int){0}), 0);
-	/* The 3-byte instruction before the site. */
-	KUNIT_EXPECT_EQ(test, sdt_kprobe(test, &at, addr), -EBUSY);
+	/* On the 3-byte instruction before the site: no JMP over it. */
 	KUNIT_ASSERT_EQ(test, sdt_kprobe(test, &before, addr - 3), 0);
 	KUNIT_EXPECT_FALSE(test, sdt_optimized_at(addr - 3));
 	KUNIT_EXPECT_EQ(test, memcmp(addr, sdt_nop5, sizeof(sdt_nop5)), 0);
@@ -626,6 +625,8 @@ static void sdt_test_kprobe_overlap(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, sdt_wait_nop(addr));
 	}
 	sdt_use_kprobes = false;
+	/* On the dormant site. */
+	KUNIT_EXPECT_EQ(test, sdt_kprobe(test, &at, addr), -EBUSY);
 }
 
 static struct kunit_case sdt_test_cases[] = {
