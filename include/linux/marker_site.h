@@ -78,15 +78,23 @@ struct marker_desc {
 
 #define MARKER_DESC_INIT	{ .key = STATIC_KEY_FALSE_INIT }
 
+struct kprobe;
+
 /*
- * Does [@start, @end] overlap text the registry patches: the calls of
- * MARK() sites and SDT sites armed with a call? For kprobes.
+ * Text the registry patches, for kprobes: the calls of MARK() sites, and
+ * every SDT site for as long as it exists.
  */
 int marker_text_reserved(void *start, void *end);
+bool marker_kprobe_reserved(const struct kprobe *p);
 #else
 static inline int marker_text_reserved(void *start, void *end)
 {
 	return 0;
+}
+
+static inline bool marker_kprobe_reserved(const struct kprobe *p)
+{
+	return false;
 }
 #endif /* CONFIG_MARKERS */
 

@@ -491,6 +491,13 @@ static int marker_add_object(struct module *mod,
 		kfree(obj);
 		return -ENOMEM;
 	}
+	/* What marker_text_reserved() reads, set before it can see @obj. */
+	for (i = 0; i < nr; i++) {
+		e = &obj->entry[i];
+		e->site = &start[i];
+		e->obj = obj;
+		e->init = marker_site_in_init(e->site, mod);
+	}
 
 	marker_batch_init(&b);
 	mutex_lock(&marker_mutex);
@@ -498,9 +505,6 @@ static int marker_add_object(struct module *mod,
 	mark_hash_calls(obj);
 	for (i = 0; i < nr; i++) {
 		e = &obj->entry[i];
-		e->site = &start[i];
-		e->obj = obj;
-		e->init = marker_site_in_init(e->site, mod);
 		e->mn = marker_get_name(marker_site_name(e->site));
 		if (!e->mn) {
 			marker_del_object(obj);
@@ -561,7 +565,8 @@ static void marker_init_text_gone(struct module *mod)
 			continue;
 		if (e->site->kind == MARKER_KIND_SDT)
 			sdt_disarm(e, &b);
-		e->gone = true;
+		/* No longer reserved against kprobes (sdt_text_reserved()). */
+		WRITE_ONCE(e->gone, true);
 	}
 	if (obj)
 		mark_init_calls_gone(obj);

@@ -43,6 +43,7 @@
 /* The longest key: a marker name, or an SDT "provider:name". */
 #define MARKER_KEY_MAX		(2 * MARKER_NAME_MAX + 2)
 
+struct kprobe;
 struct module;
 struct sdt_site;
 
@@ -102,7 +103,7 @@ struct marker_entry {
 	struct list_head name_node;	/* in mn->sites, in object order */
 	struct sdt_site *sdt;		/* an SDT site's arming state (sdt.c) */
 	bool init;			/* in init text */
-	bool gone;			/* ... which was freed */
+	bool gone;			/* ... which was freed; read under RCU */
 };
 
 /* A CALL of a MARK() site, as the registry tracks it. */
@@ -258,8 +259,8 @@ enum sdt_state {
 
 /* How SDT sites are armed from now on: a call (default), or a kprobe. */
 extern bool sdt_use_kprobes;
-/* Is [@start, @end] in an SDT site armed with a call? Under RCU. */
-bool sdt_text_reserved(unsigned long start, unsigned long end);
+bool sdt_text_reserved(unsigned long start, unsigned long end, bool own);
+bool sdt_own_kprobe(const struct kprobe *kp);
 
 int sdt_reserve(struct marker_entry *e, struct marker_batch *b, gfp_t gfp);
 void sdt_unreserve(struct marker_batch *b);

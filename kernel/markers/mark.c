@@ -26,6 +26,7 @@
 
 #include <linux/hashtable.h>
 #include <linux/kallsyms.h>
+#include <linux/kprobes.h>
 #include <linux/marker.h>
 #include <linux/module.h>
 #include <linux/preempt.h>
@@ -233,7 +234,7 @@ void mark_init_calls_gone(struct marker_object *obj)
 	lockdep_assert_held(&marker_mutex);
 	for (i = 0; i < obj->ncalls; i++)
 		if (obj->calls[i].init)
-			obj->calls[i].gone = true;
+			WRITE_ONCE(obj->calls[i].gone, true);	/* see marker_text_reserved() */
 }
 
 /* See internal.h. */
@@ -406,34 +407,64 @@ struct marker_callsite *marker_object_calls(struct marker_object *obj,
 	return obj->calls + first;
 }
 
-/**
- * marker_text_reserved - does text overlap what the registry patches?
- * @start: the first byte
- * @end: the last byte
- *
- * For kprobes, which must keep off the CALLs of MARK() sites, patched at
- * any time, and off SDT sites armed with a call. (The jumps of MARK()
- * sites are jump-label entries, which kprobes keeps off already.) Called
- * with preemption disabled.
- *
- * Return: 1 if they overlap, else 0.
- */
-int marker_text_reserved(void *start, void *end)
+/* Does [@s, @e] overlap text the registry patches? See below. */
+static bool marker_reserved(unsigned long s, unsigned long e, bool own)
 {
-	unsigned long s = (unsigned long)start, e = (unsigned long)end, c;
+	struct marker_callsite *call;
 	struct marker_object *obj;
-	unsigned int i;
-	int ret = 0;
+	unsigned long c;
+	bool ret = false;
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(obj, &marker_objects, list) {
-		for (i = 0; i < obj->ncalls && !ret; i++) {
-			c = (unsigned long)obj->calls[i].code;
+		for (call = obj->calls; call < obj->calls + obj->ncalls && !ret; call++) {
+			/* Freed init text may hold anything now. */
+			if (READ_ONCE(call->gone))
+				continue;
+			c = (unsigned long)call->code;
 			ret = c <= e && s < c + MARKER_CALL_SIZE;
 		}
 		if (ret)
 			break;
 	}
 	rcu_read_unlock();
-	return ret || sdt_text_reserved(s, e);
+	return ret || sdt_text_reserved(s, e, own);
+}
+
+/**
+ * marker_text_reserved - does text overlap what the registry patches?
+ * @start: the first byte
+ * @end: the last byte
+ *
+ * For kprobes' optimizer, which must not copy or cover with a JMP the
+ * CALLs of MARK() sites, patched at any time, nor SDT sites, which the
+ * registry may patch into a CALL at any time (sdt_text_reserved()). An
+ * SDT site that starts at @start and that the registry arms with a kprobe
+ * is let through: that is the registry's own kprobe being optimized, the
+ * only kprobe there can be (marker_kprobe_reserved()). The jumps of
+ * MARK() sites are jump-label entries, which kprobes keeps off already.
+ * Called with preemption disabled.
+ *
+ * Return: 1 if they overlap, else 0.
+ */
+int marker_text_reserved(void *start, void *end)
+{
+	return marker_reserved((unsigned long)start, (unsigned long)end, true);
+}
+
+/**
+ * marker_kprobe_reserved - may a kprobe not go where it asks to?
+ * @p: the kprobe being registered
+ *
+ * For register_kprobe(): no kprobe on the CALL of a MARK() site, nor on
+ * an SDT site, dormant or armed, but the kprobe of the registry itself on
+ * an SDT site it arms with one. Called with preemption disabled.
+ *
+ * Return: true if @p must be refused (-EBUSY).
+ */
+bool marker_kprobe_reserved(const struct kprobe *p)
+{
+	unsigned long a = (unsigned long)p->addr;
+
+	return marker_reserved(a, a, sdt_own_kprobe(p));
 }

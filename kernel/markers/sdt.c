@@ -53,6 +53,7 @@ struct sdt_site {
 	void *code;
 	struct marker_probes __rcu *probes;
 	bool called;			/* armed with a call */
+	bool kprobe;			/* armed, or being armed, with kp */
 	bool registered;		/* armed with kp */
 	struct kprobe kp;
 	int error;			/* arming failed: -errno */
@@ -235,21 +236,56 @@ static bool sdt_kprobe_at(void *addr)
 	return ret;
 }
 
-/* See internal.h. */
-bool sdt_text_reserved(unsigned long start, unsigned long end)
+/* Is @kp the kprobe of an SDT site armed with one? */
+bool sdt_own_kprobe(const struct kprobe *kp)
 {
-	struct sdt_site *ss;
-	unsigned int bkt;
+	return kp->pre_handler == sdt_kprobe_pre;
+}
+
+/* Is @e armed, or being armed, with its kprobe? Under RCU. */
+static bool sdt_kprobe_armed(const struct marker_entry *e)
+{
+	const struct sdt_site *ss = READ_ONCE(e->sdt);
+
+	return ss && READ_ONCE(ss->kprobe);
+}
+
+/**
+ * sdt_text_reserved - does text overlap an SDT site?
+ * @start: the first byte
+ * @end: the last byte
+ * @own: let through the site that starts at @start, if it is armed with
+ *	 the registry's kprobe: that kprobe is being registered or optimized
+ *
+ * Every SDT site is reserved for as long as it exists, dormant or armed,
+ * as jump-label entries are: the registry may patch it into a CALL at any
+ * time, and would write that CALL into an int3 or into an optimized
+ * kprobe's JMP. Since the reservation does not change with the site's
+ * state, kprobes' check and the registry's arming need no common lock.
+ * Called under RCU or with preemption disabled: the entries of an object
+ * are freed after a grace period, their sdt_site too.
+ *
+ * Return: true if they overlap.
+ */
+bool sdt_text_reserved(unsigned long start, unsigned long end, bool own)
+{
+	const struct marker_entry *e;
+	struct marker_object *obj;
 	unsigned long c;
 	bool ret = false;
 
 	rcu_read_lock();
-	hash_for_each_rcu(sdt_calls, bkt, ss, hnode) {
-		c = (unsigned long)ss->code;
-		if (c <= end && start < c + MARKER_CALL_SIZE) {
-			ret = true;
-			break;
+	list_for_each_entry_rcu(obj, &marker_objects, list) {
+		for (e = obj->entry; e < obj->entry + obj->nr && !ret; e++) {
+			if (e->site->kind != MARKER_KIND_SDT || READ_ONCE(e->gone))
+				continue;
+			c = (unsigned long)marker_site_code(e->site);
+			if (c > end || start >= c + MARKER_CALL_SIZE)
+				continue;
+			ret = !(own && c == start && sdt_kprobe_armed(e));
 		}
+		if (ret)
+			break;
 	}
 	rcu_read_unlock();
 	return ret;
@@ -299,8 +335,11 @@ static void sdt_arm_kprobe(struct sdt_site *ss)
 	ss->kp.pre_handler = sdt_kprobe_pre;
 	if (sdt_int3_only)
 		ss->kp.post_handler = sdt_kprobe_post;
+	/* Before registering: kprobes asks sdt_text_reserved() meanwhile. */
+	WRITE_ONCE(ss->kprobe, true);
 	ret = register_kprobe(&ss->kp);
 	if (ret) {
+		WRITE_ONCE(ss->kprobe, false);
 		ss->error = ret;
 		RCU_INIT_POINTER(ss->probes, NULL);
 		marker_warn_site(ss->entry, "cannot register a kprobe: %d\n", ret);
@@ -335,7 +374,7 @@ void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
 		list_del(&ss->dead);
 		ss->entry = e;
 		ss->code = marker_site_code(site);
-		e->sdt = ss;
+		WRITE_ONCE(e->sdt, ss);		/* sdt_kprobe_armed() reads it */
 		ret = arch_sdt_parse(marker_site_format(site), &ss->prog,
 				     sdt_resolve, e->obj);
 		if (ret < 0) {
@@ -355,18 +394,18 @@ void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
 		return;
 	}
 	/*
-	 * Reserved from now on (sdt_text_reserved()): kprobes keeps off. One
-	 * already there, say one of ours still being unoptimized, would
-	 * write its saved bytes over the call: refuse the site instead.
+	 * kprobes keeps off the site (sdt_text_reserved()). A kprobe there
+	 * all the same, say one of ours still being unregistered, or one
+	 * put on a coming module before its sites were known, would write
+	 * its saved bytes over the call: refuse the site instead.
 	 */
-	hash_add_rcu(sdt_calls, &ss->hnode, (unsigned long)ss->code);
 	if (sdt_kprobe_at(ss->code)) {
-		hash_del_rcu(&ss->hnode);
 		ss->error = -EBUSY;
 		RCU_INIT_POINTER(ss->probes, NULL);
 		marker_warn_site(e, "a kprobe is on the site: %d\n", -EBUSY);
 		return;
 	}
+	hash_add_rcu(sdt_calls, &ss->hnode, (unsigned long)ss->code);
 	marker_batch_patch(b, MARKER_INSN_SDT_CALL, ss->code, NULL);
 	ss->called = true;
 }
@@ -395,7 +434,7 @@ void sdt_disarm(struct marker_entry *e, struct marker_batch *b)
 			marker_batch_patch(b, MARKER_INSN_SDT_NOP, ss->code, NULL);
 		b->wait = true;
 	}
-	e->sdt = NULL;
+	WRITE_ONCE(e->sdt, NULL);	/* freed after a grace period */
 	list_add_tail(&ss->dead, &b->dead_sdt);
 }
 
