@@ -29,13 +29,18 @@ cat /proc/sdt-example
 expect_eq "types hits" "$(hits "sdt_example:types")" "$((n + 1))"
 dmesg | grep -q "sdt_probe_example: sdt_example:types arg0=-1 arg1=255 arg2=-2 arg3=65535 arg4=-3 arg5=4294967294 arg6=-4 arg7=-1$" ||
 	fail "decoded arguments: $(dmesg | grep 'sdt_example:types arg' | tail -n 1)"
-# A kprobe on a site armed with a call is refused; dormant, it is not.
+# A kprobe on a site is refused with EBUSY, armed or dormant: the site
+# is reserved for as long as it exists.
 at=$(grep '^sdt_example:types ' $L | sed 's/.*" \([^ ]*\)\/0x[0-9a-f]* .*/\1/')
 KE=/sys/kernel/tracing/kprobe_events
-echo "p:markers_sdtk $at" >> $KE 2> /dev/null && fail "a kprobe on the armed site $at"
+kprobe_busy() {
+	echo "p:markers_sdtk $at" >> $KE 2> /tmp/kerr && fail "a kprobe on the $1 site $at"
+	grep -q 'resource busy' /tmp/kerr || fail "kprobe on the $1 site: $(cat /tmp/kerr), want EBUSY"
+}
+kprobe_busy armed
 rmmod sdt_probe_example
-echo "p:markers_sdtk $at" >> $KE || fail "no kprobe on the dormant site $at"
-echo '-:markers_sdtk' >> $KE
+kprobe_busy dormant
+grep -q markers_sdtk $KE && fail "a kprobe event left on $at"
 write_expect_err $MECH 'jump' 'Invalid argument'
 
 # Optimized kprobes.
