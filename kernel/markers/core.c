@@ -308,14 +308,16 @@ void marker_update_name(struct marker_name *mn, struct marker_batch *b)
 }
 
 /* See internal.h. */
-int marker_reserve_name(struct marker_name *mn, struct marker_batch *b,
-			gfp_t gfp)
+int marker_reserve_name(struct marker_name *mn,
+			const struct marker_probes *probes,
+			struct marker_batch *b, gfp_t gfp)
 {
 	struct marker_entry *e;
 	int ret;
 
 	for_each_marker_site(e, mn) {
-		if (e->site->kind != MARKER_KIND_SDT)
+		if (e->site->kind != MARKER_KIND_SDT ||
+		    !marker_site_accepts(e->site, probes))
 			continue;
 		ret = sdt_reserve(e, b, gfp);
 		if (ret)

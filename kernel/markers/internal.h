@@ -223,9 +223,13 @@ void marker_insert_name(struct marker_name *mn);
 void marker_put_name(struct marker_name *mn);
 /* Point every site of @mn at mn->probes, arming or disarming them. */
 void marker_update_name(struct marker_name *mn, struct marker_batch *b);
-/* Reserve in @b what arming the sites of @mn will need: 0 or -ENOMEM. */
-int marker_reserve_name(struct marker_name *mn, struct marker_batch *b,
-			gfp_t gfp);
+/*
+ * Reserve in @b what arming the sites of @mn that take @probes will need,
+ * those not armed yet: 0 or -ENOMEM.
+ */
+int marker_reserve_name(struct marker_name *mn,
+			const struct marker_probes *probes,
+			struct marker_batch *b, gfp_t gfp);
 /* Does @site take what @p expects? */
 bool marker_site_accepts_probe(const struct marker_site *site,
 			       const struct marker_probe *p);

@@ -145,7 +145,7 @@ static struct marker_work *marker_work_get(struct list_head *works,
  * -EEXIST, -EPERM or -ENOMEM, and @w unchanged, on error.
  */
 static int marker_work_add(struct marker_work *w, const struct marker_probe *np,
-			   struct marker_batch *b, gfp_t gfp)
+			   gfp_t gfp)
 {
 	struct marker_probes *p = w->probes;
 	struct marker_entry *e;
@@ -177,11 +177,6 @@ static int marker_work_add(struct marker_work *w, const struct marker_probe *np,
 		if (!fmt)
 			return -ENOMEM;
 	}
-	/* The key's first probe arms its sites: reserve what that needs. */
-	if (!p->nr && !w->new_name && marker_reserve_name(w->mn, b, gfp)) {
-		marker_fmt_free(fmt);
-		return -ENOMEM;
-	}
 	p->nr++;
 	p->probe[p->nr - 1] = *np;
 	p->probe[p->nr - 1].format = fmt;
@@ -211,6 +206,20 @@ static int marker_work_remove(struct marker_work *w, const void *func,
 		(p->nr - i - 1) * sizeof(p->probe[0]));
 	p->nr--;
 	return 0;
+}
+
+/*
+ * Reserve what arming the sites of @w's key will need once its probes are
+ * published: not only for a first probe, but for a detachment too, after
+ * which a site that did not take the probes before may take those left.
+ * 0, or -ENOMEM (not with __GFP_NOFAIL).
+ */
+static int marker_work_reserve(struct marker_work *w, struct marker_batch *b,
+			       gfp_t gfp)
+{
+	if (w->new_name || !w->probes->nr)
+		return 0;
+	return marker_reserve_name(w->mn, w->probes, b, gfp);
 }
 
 /* Publish @w; cannot fail. */
@@ -280,12 +289,17 @@ int marker_change(const struct marker_op *ops, unsigned int n)
 		if (IS_ERR_OR_NULL(w))
 			ret = w ? PTR_ERR(w) : -ENOMEM;
 		else if (ops[i].add)
-			ret = marker_work_add(w, &ops[i].probe, &b, gfp);
+			ret = marker_work_add(w, &ops[i].probe, gfp);
 		else
 			ret = marker_work_remove(w, ops[i].probe.func,
 						 ops[i].probe.data);
 		if (!ops[i].add)
 			b.wait = true;
+	}
+	list_for_each_entry(w, &works, list) {
+		if (ret)
+			break;
+		ret = marker_work_reserve(w, &b, gfp);
 	}
 	list_for_each_entry_safe(w, tmp, &works, list) {
 		if (ret)
@@ -371,6 +385,7 @@ static void marker_probes_going(struct module *mod)
 			w.probes->nr++;
 			w.probes->probe[w.probes->nr - 1] = old->probe[i];
 		}
+		marker_work_reserve(&w, &b, GFP_KERNEL | __GFP_NOFAIL);
 		marker_work_commit(&w, &b);
 	}
 	marker_batch_apply(&b);
