@@ -252,7 +252,12 @@ static struct marker_event *marker_event_alloc(const char *key, const char *fmt)
 	ev->tp.name = ev->name;
 	ev->call.class = &ev->class;
 	ev->call.tp = &ev->tp;
-	ev->call.flags = TRACE_EVENT_FL_TRACEPOINT;
+	/*
+	 * Dynamic: whoever refers to the event for longer than a call
+	 * (an eprobe, perf) takes a reference with trace_event_try_get_ref(),
+	 * which keeps it from being removed (marker_event_unregister()).
+	 */
+	ev->call.flags = TRACE_EVENT_FL_TRACEPOINT | TRACE_EVENT_FL_DYNAMIC;
 	ev->call.data = ev;
 	ev->call.event.funcs = &marker_event_funcs;
 	INIT_LIST_HEAD(&ev->class.fields);
@@ -288,15 +293,17 @@ static void marker_event_free_rcu(struct rcu_head *rcu)
 }
 
 /*
- * Remove @ev unless it is in use (-EBUSY) or its probe cannot be
- * detached (one left attached by a failed detachment); then it stays.
+ * Remove @ev unless it is in use or referred to (-EBUSY: enabled, or an
+ * eprobe on it), or its probe cannot be detached (one left attached by a
+ * failed detachment); then it stays, and a later marker_events_sync()
+ * tries again. References are taken under event_mutex, as here.
  */
 static int marker_event_unregister(struct marker_event *ev)
 {
 	int ret = -EBUSY;
 
 	mutex_lock(&event_mutex);
-	if (!marker_event_in_use(ev)) {
+	if (!marker_event_in_use(ev) && !trace_event_dyn_busy(&ev->call)) {
 		ret = ev->attached ? marker_event_attach(ev, false) : 0;
 		ret = ret ?: trace_remove_event_call(&ev->call);
 	}
