@@ -13,6 +13,10 @@
  *   no trace event either.
  * - fixture_fields: a format whose trace event fields are named from it,
  *   some argN (a repeated name, none, a '*' width, common_*).
+ * - fixture_strings_bad: %s of an ERR_PTR() and a NULL, which
+ *   vsnprintf() prints as "(efault)" and "(null)", then "end";
+ *   fixture_strings_long: twelve strings longer than a marker event
+ *   takes of one, more than it takes of all.
  *
  * Writing anything to /sys/kernel/debug/markers_fixture/fire fires the
  * live sites.
@@ -21,10 +25,12 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/marker.h>
 #include <linux/module.h>
 #include <linux/sdt.h>
+#include <linux/string.h>
 
 static int value = 42;
 module_param(value, int, 0444);
@@ -49,12 +55,26 @@ static noinline void fixture_fields(int v)
 	     v + 2, 4, v + 3, v + 4, "s");
 }
 
+static char fixture_long[300];
+
+static noinline void fixture_strings(void)
+{
+	const char *l = fixture_long;
+
+	memset(fixture_long, 'x', sizeof(fixture_long) - 1);
+	MARK(fixture_strings_bad, "%s %s %s",
+	     (const char *)ERR_PTR(-EINVAL), (const char *)NULL, "end");
+	MARK(fixture_strings_long, "%s %s %s %s %s %s %s %s %s %s %s %s",
+	     l, l, l, l, l, l, l, l, l, l, l, "end");
+}
+
 static ssize_t fixture_fire(struct file *file, const char __user *buf,
 			    size_t len, loff_t *ppos)
 {
 	fixture_intmax(-1);
 	fixture_clash(1);
 	fixture_fields(1);
+	fixture_strings();
 	return len;
 }
 
