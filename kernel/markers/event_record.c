@@ -9,11 +9,14 @@
  */
 
 #include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/rculist.h>
 #include <linux/string.h>
 #include <linux/trace_events.h>
+#include <linux/uaccess.h>
 
 #include "events.h"
 #include "internal.h"
@@ -83,7 +86,14 @@ static void marker_event_fill(const struct marker_event *ev, void *rec,
 		}
 		/* A __data_loc: length in the high half, offset low. */
 		*(u32 *)(rec + f->offset) = (u32)hit->len[i] << 16 | doff;
-		memcpy(rec + doff, hit->str[i], hit->len[i] - 1);
+		/*
+		 * Read again, without faulting: the string may have changed
+		 * since it was measured. Whatever it holds, the field keeps
+		 * its length, NUL-terminated.
+		 */
+		if (strncpy_from_kernel_nofault(rec + doff, hit->str[i],
+						hit->len[i]) < 0)
+			((char *)rec)[doff] = '\0';
 		((char *)rec)[doff + hit->len[i] - 1] = '\0';
 		doff += hit->len[i];
 	}
@@ -159,19 +169,53 @@ static __always_inline void marker_event_record_va(struct marker_event *ev,
 }
 
 /*
- * Note string @i of @hit: NULL prints as "(null)", as vsnprintf() does;
- * cut at MARKER_EVENT_STR_MAX, and at MARKER_EVENT_DATA_MAX for all.
+ * The length of string @s, at most @max, read without faulting: -EFAULT
+ * where it cannot be read. Page by page, so that a string that ends
+ * before an unmapped page is read whole.
+ */
+static long marker_strnlen_nofault(const char *s, long max)
+{
+	char buf[32];
+	const char *nul;
+	long n = 0, chunk;
+
+	while (n < max) {
+		chunk = min3((long)sizeof(buf), max - n,
+			     (long)(PAGE_SIZE - offset_in_page(s + n)));
+		if (copy_from_kernel_nofault(buf, s + n, chunk))
+			return -EFAULT;
+		nul = memchr(buf, '\0', chunk);
+		if (nul)
+			return n + (nul - buf);
+		n += chunk;
+	}
+	return max;
+}
+
+/*
+ * Note string @i of @hit, as vsnprintf() would print it: "(null)" for
+ * NULL, "(efault)" for a pointer it cannot read. Cut at
+ * MARKER_EVENT_STR_MAX, and at MARKER_EVENT_DATA_MAX for all: the
+ * strings past that are empty (one byte each, so @hit->dsize may pass
+ * the cap by a byte per string, never more).
  */
 static void marker_event_str(struct marker_event_hit *hit, unsigned int i,
 			     const char *s)
 {
-	unsigned int room = MARKER_EVENT_DATA_MAX - hit->dsize;
+	unsigned int room = hit->dsize < MARKER_EVENT_DATA_MAX ?
+			    MARKER_EVENT_DATA_MAX - hit->dsize : 0;
+	long len;
 
 	if (!s)
 		s = "(null)";
+	len = marker_strnlen_nofault(s, MARKER_EVENT_STR_MAX - 1);
+	if (len < 0) {
+		s = "(efault)";
+		len = strlen(s);
+	}
 	hit->str[i] = s;
-	hit->len[i] = min(strnlen(s, MARKER_EVENT_STR_MAX - 1) + 1, room);
-	if (!hit->len[i]) {	/* no room left: an empty string */
+	hit->len[i] = min_t(unsigned int, len + 1, room);
+	if (hit->len[i] < 1) {	/* no room left: an empty string */
 		hit->str[i] = "";
 		hit->len[i] = 1;
 	}
