@@ -354,6 +354,7 @@ static inline bool marker_key_is_sdt(const char *key)
 struct marker_probes *marker_alloc_probes(unsigned int room, gfp_t gfp);
 unsigned int marker_count_sites(const char *key, unsigned int *armed);
 int sdt_site_info(const char *key, void **addr, unsigned int *faults);
+const char *sdt_site_why(const char *key);
 int marker_check_consistency(void);
 extern bool sdt_int3_only;
 #endif

@@ -90,6 +90,34 @@ out:
 }
 EXPORT_SYMBOL_IF_KUNIT(sdt_site_info);
 
+/**
+ * sdt_site_why - why the first SDT site of a "provider:name" is in error
+ * @key: "provider:name"
+ *
+ * Return: the one word the listing shows, or "" when there is none (no
+ * such site, no error, or an error without a word).
+ */
+const char *sdt_site_why(const char *key)
+{
+	struct marker_entry *e;
+	struct marker_name *mn;
+	const char *why = NULL;
+
+	mutex_lock(&marker_mutex);
+	mn = marker_find_name(key);
+	if (mn) {
+		for_each_marker_site(e, mn) {
+			if (e->site->kind != MARKER_KIND_SDT)
+				continue;
+			why = sdt_why(e);
+			break;
+		}
+	}
+	mutex_unlock(&marker_mutex);
+	return why ?: "";
+}
+EXPORT_SYMBOL_IF_KUNIT(sdt_site_why);
+
 /*
  * Does what the registry says of @e hold in the text and in kprobes? A
  * MARK() or guard site calls probes exactly when its NOP is a jump, and

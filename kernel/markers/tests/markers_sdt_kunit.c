@@ -15,6 +15,8 @@
 #include <linux/ptrace.h>
 #include <linux/sdt.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
+#include <asm/irqflags.h>
 #include <asm/sdt.h>
 
 #include "../internal.h"
@@ -197,6 +199,23 @@ static noinline __used void sdt_c_twelve(int b)
 static noinline void sdt_c_noargs(void)
 {
 	SDT_PROBE(kunit, noargs);
+}
+
+/* A site where kprobes may not go. */
+static noinline int sdt_c_nokprobe(int x)
+{
+	SDT_PROBE(kunit, nokprobe_site, x);
+	return x;
+}
+NOKPROBE_SYMBOL(sdt_c_nokprobe);
+
+/* A site in a user access section: AC set, with SMAP. */
+static noinline void sdt_c_uaccess(void __user *p)
+{
+	if (!user_access_begin(p, 1))
+		return;
+	SDT_PROBE(kunit, uaccess_site, p);
+	user_access_end();
 }
 
 /*
@@ -629,6 +648,59 @@ static void sdt_test_kprobe_overlap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sdt_kprobe(test, &at, addr), -EBUSY);
 }
 
+/*
+ * A site where kprobes may not go (NOKPROBE, noinstr, entry or idle code,
+ * where RCU may not be watching) is not armed by call either: it is in
+ * error, says why, and stays a NOP.
+ */
+static void sdt_test_blacklisted(struct kunit *test)
+{
+	void *addr;
+
+	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "nokprobe_site", 1), 0);
+	KUNIT_EXPECT_EQ(test, sdt_site_info("kunit:nokprobe_site", &addr,
+					    &(unsigned int){0}), -EINVAL);
+	KUNIT_EXPECT_EQ(test, memcmp(addr, sdt_nop5, sizeof(sdt_nop5)), 0);
+	KUNIT_EXPECT_STREQ(test, sdt_site_why("kunit:nokprobe_site"),
+			   "kprobe_blacklist");
+	memset(&hit, 0, sizeof(hit));
+	KUNIT_EXPECT_EQ(test, sdt_c_nokprobe(5), 5);
+	barrier();
+	KUNIT_EXPECT_EQ(test, hit.nr, 0);
+}
+
+static unsigned long sdt_probe_flags;
+
+static void sdt_record_flags(void *data, const u64 *args, unsigned int nargs)
+{
+	sdt_probe_flags = native_save_fl();
+	sdt_record(data, args, nargs);
+}
+
+/*
+ * A probe runs with AC clear, as kprobes' do, even on a site inside
+ * user_access_begin(): otherwise it would run with SMAP off. The site's
+ * code gets its AC back.
+ */
+static void sdt_test_uaccess(struct kunit *test)
+{
+	void __user *p = (void __user *)PAGE_SIZE;
+
+	if (!cpu_feature_enabled(X86_FEATURE_SMAP))
+		kunit_skip(test, "no SMAP");
+	KUNIT_ASSERT_EQ(test, sdt_set_probe("kunit", "uaccess_site", 1,
+					    sdt_record_flags, &hit), 0);
+	memset(&hit, 0, sizeof(hit));
+	sdt_probe_flags = X86_EFLAGS_AC;
+	sdt_c_uaccess(p);
+	barrier();
+	KUNIT_EXPECT_EQ(test, hit.nr, 1);
+	KUNIT_EXPECT_EQ(test, hit.args[0], (u64)(unsigned long)p);
+	KUNIT_EXPECT_EQ(test, sdt_probe_flags & X86_EFLAGS_AC, 0);
+	KUNIT_EXPECT_EQ(test, sdt_disable_probe("kunit", "uaccess_site",
+						sdt_record_flags, &hit), 0);
+}
+
 static struct kunit_case sdt_test_cases[] = {
 	KUNIT_CASE(sdt_test_decode),
 	KUNIT_CASE(sdt_test_paths),
@@ -639,6 +711,8 @@ static struct kunit_case sdt_test_cases[] = {
 	KUNIT_CASE(sdt_test_errors),
 	KUNIT_CASE(sdt_test_literal_names),
 	KUNIT_CASE(sdt_test_kprobe_overlap),
+	KUNIT_CASE(sdt_test_blacklisted),
+	KUNIT_CASE(sdt_test_uaccess),
 	{}
 };
 
