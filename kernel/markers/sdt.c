@@ -57,6 +57,7 @@ struct sdt_site {
 	bool registered;		/* armed with kp */
 	struct kprobe kp;
 	int error;			/* arming failed: -errno */
+	const char *why;		/* ... and why, if not prog.why */
 	atomic_t faults;		/* memory operands that faulted */
 	unsigned long __percpu *hits;
 	struct sdt_prog prog;
@@ -179,6 +180,8 @@ notrace void sdt_trampoline_handler(struct pt_regs *regs)
 	struct sdt_site *ss;
 
 	regs->sp = (unsigned long)regs + SDT_TRAMPOLINE_FRAME;
+	/* sdt_arm() keeps off the code where it may not be: see there. */
+	RCU_LOCKDEP_WARN(!rcu_is_watching(), "SDT site where RCU is not watching");
 	preempt_disable_notrace();
 	hash_for_each_possible_rcu_notrace(sdt_calls, ss, hnode,
 					   (unsigned long)code) {
@@ -386,6 +389,20 @@ void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
 	}
 	if (ss->error)
 		return;
+	/*
+	 * Where kprobes may not go, neither may a call: entry, noinstr,
+	 * idle and NOKPROBE code, where RCU may not be watching, or that
+	 * the handler's own path runs. For a coming module's site, kprobes
+	 * has added the module's blacklist by now: its module notifier has
+	 * our priority and was registered first (kernel/kprobes.o links
+	 * before kernel/markers/).
+	 */
+	if (within_kprobe_blacklist((unsigned long)ss->code)) {
+		ss->error = -EINVAL;
+		ss->why = "kprobe_blacklist";
+		marker_warn_site(e, "in code kprobes may not probe: %d\n", -EINVAL);
+		return;
+	}
 	rcu_assign_pointer(ss->probes, probes);
 	if (ss->called || ss->registered)
 		return;
@@ -512,13 +529,15 @@ enum sdt_state sdt_state(const struct marker_entry *e, int *error)
 }
 
 /*
- * Why @e's operand spec did not decode, in one word (see arch_sdt_parse()),
- * or NULL: it decoded, or was not tried.
+ * Why @e is in error, in one word: its operand spec did not decode (see
+ * arch_sdt_parse()), or it is where kprobes may not go; or NULL.
  */
 const char *sdt_why(const struct marker_entry *e)
 {
 	lockdep_assert_held(&marker_mutex);
-	return e->sdt && e->sdt->error ? e->sdt->prog.why : NULL;
+	if (!e->sdt || !e->sdt->error)
+		return NULL;
+	return e->sdt->why ?: e->sdt->prog.why;
 }
 
 /* The memory operands of @e that faulted since it was armed. */
