@@ -355,6 +355,7 @@ struct marker_probes *marker_alloc_probes(unsigned int room, gfp_t gfp);
 unsigned int marker_count_sites(const char *key, unsigned int *armed);
 int sdt_site_info(const char *key, void **addr, unsigned int *faults);
 const char *sdt_site_why(const char *key);
+void *marker_gone_call(void);
 int marker_check_consistency(void);
 extern bool sdt_int3_only;
 #endif

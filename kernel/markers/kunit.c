@@ -119,6 +119,29 @@ const char *sdt_site_why(const char *key)
 EXPORT_SYMBOL_IF_KUNIT(sdt_site_why);
 
 /*
+ * The CALL of a MARK() site of vmlinux in init text, which boot freed
+ * (core.c's own markers_init site), or NULL.
+ */
+void *marker_gone_call(void)
+{
+	struct marker_object *obj;
+	void *code = NULL;
+	unsigned int i;
+
+	mutex_lock(&marker_mutex);
+	list_for_each_entry(obj, &marker_objects, list) {
+		if (obj->mod)
+			continue;
+		for (i = 0; i < obj->ncalls && !code; i++)
+			if (obj->calls[i].gone)
+				code = obj->calls[i].code;
+	}
+	mutex_unlock(&marker_mutex);
+	return code;
+}
+EXPORT_SYMBOL_IF_KUNIT(marker_gone_call);
+
+/*
  * Does what the registry says of @e hold in the text and in kprobes? A
  * MARK() or guard site calls probes exactly when its NOP is a jump, and
  * its CALLs go to the probe when it is direct, to the slow path otherwise;

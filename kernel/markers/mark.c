@@ -33,6 +33,7 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <kunit/visibility.h>
 
 #include "internal.h"
 
@@ -451,6 +452,7 @@ int marker_text_reserved(void *start, void *end)
 {
 	return marker_reserved((unsigned long)start, (unsigned long)end, true);
 }
+EXPORT_SYMBOL_IF_KUNIT(marker_text_reserved);
 
 /**
  * marker_kprobe_reserved - may a kprobe not go where it asks to?

@@ -15,6 +15,7 @@
 #include <linux/kthread.h>
 #include <linux/limits.h>
 #include <linux/marker.h>
+#include <linux/marker_site.h>
 #include <linux/module.h>
 #include <linux/string.h>
 
@@ -308,6 +309,67 @@ static void markers_test_errors(struct kunit *test)
 	armed_expect(test, "kunit_int", 1, 0);
 	fire_int(6);
 	KUNIT_EXPECT_EQ(test, hit.nr, 1);
+}
+
+/* Memory that goes once the module is live: no probe may point into it. */
+static int markers_init_data __initdata;
+
+static void __init markers_init_probe(void *data, const char *fmt,
+				      va_list *args)
+{
+}
+
+/*
+ * __ref: the suites of a module run when it is live, before its init
+ * memory is freed; markers_test_api_checks() skips once it is.
+ */
+static noinline void __ref markers_init_addrs(void **data,
+					      marker_probe_func **probe)
+{
+	*data = &markers_init_data;
+	*probe = markers_init_probe;
+}
+
+/* @ret must be -EINVAL; if the probe was attached all the same, detach it. */
+static void markers_expect_einval(struct kunit *test, int ret, const char *name,
+				  marker_probe_func *probe, void *data)
+{
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	if (!ret)
+		marker_disable_probe(name, probe, data);
+}
+
+/*
+ * What the API refuses besides: a probe or data in init memory, which
+ * is freed under the sites; names with bytes that are letters only in
+ * Latin-1. And freed init text is no longer reserved against kprobes.
+ */
+static void markers_test_api_checks(struct kunit *test)
+{
+	marker_probe_func *init_probe;
+	void *init_data, *code;
+
+	markers_init_addrs(&init_data, &init_probe);
+	if (!within_module_init((unsigned long)init_data, THIS_MODULE))
+		kunit_skip(test, "the module's init memory is freed");
+	markers_expect_einval(test, marker_set_probe("kunit_int", "%d", record_probe,
+						     init_data),
+			      "kunit_int", record_probe, init_data);
+	markers_expect_einval(test, marker_set_probe("kunit_int", "%d", init_probe,
+						     &hit),
+			      "kunit_int", init_probe, &hit);
+	armed_expect(test, "kunit_int", 1, 0);
+
+	markers_expect_einval(test, marker_set_probe("caf\xe9", NULL, record_probe,
+						     &hit),
+			      "caf\xe9", record_probe, &hit);
+	markers_expect_einval(test, marker_set_probe("\xc0x", NULL, record_probe,
+						     &hit),
+			      "\xc0x", record_probe, &hit);
+
+	code = marker_gone_call();
+	KUNIT_ASSERT_NOT_NULL(test, code);
+	KUNIT_EXPECT_EQ(test, marker_text_reserved(code, code), 0);
 }
 
 /*
@@ -637,6 +699,7 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_parse),
 	KUNIT_CASE(markers_test_conversions),
 	KUNIT_CASE(markers_test_errors),
+	KUNIT_CASE(markers_test_api_checks),
 	KUNIT_CASE(markers_test_unprintable_site),
 	KUNIT_CASE(markers_test_enomem),
 	KUNIT_CASE(markers_test_classes),
