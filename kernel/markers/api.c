@@ -13,11 +13,18 @@
 
 #include <linux/ctype.h>
 #include <linux/export.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/preempt.h>
 #include <linux/sprintf.h>
+#include <asm/sections.h>
 
 #include "internal.h"
 
-/* A marker name, an SDT provider or an SDT name is a C identifier. */
+/*
+ * A marker name, an SDT provider or an SDT name is a C identifier, in
+ * ASCII: the kernel's isalnum() also takes the Latin-1 letters.
+ */
 static bool marker_name_valid(const char *name)
 {
 	size_t i;
@@ -25,10 +32,37 @@ static bool marker_name_valid(const char *name)
 	if (!name || !*name || isdigit(*name))
 		return false;
 	for (i = 0; name[i]; i++) {
-		if (i >= MARKER_NAME_MAX || !(isalnum(name[i]) || name[i] == '_'))
+		if (i >= MARKER_NAME_MAX || !isascii(name[i]) ||
+		    !(isalnum(name[i]) || name[i] == '_'))
 			return false;
 	}
 	return true;
+}
+
+/*
+ * Is @p in init memory, which is freed while the probe would stay: that
+ * of vmlinux until it is freed (after, it may hold anything), or that of
+ * a module?
+ */
+static bool marker_in_init(const void *p)
+{
+	unsigned long addr = (unsigned long)p;
+	struct module *mod;
+	bool ret;
+
+	if (system_state < SYSTEM_FREEING_INITMEM && init_section_contains((void *)p, 1))
+		return true;
+	preempt_disable();
+	mod = __module_address(addr);
+	ret = mod && within_module_init(addr, mod);
+	preempt_enable();
+	return ret;
+}
+
+/* May @probe, with @data, be attached? */
+static bool marker_probe_valid(const void *probe, const void *data)
+{
+	return probe && !marker_in_init(probe) && !marker_in_init(data);
 }
 
 /**
@@ -54,7 +88,8 @@ static bool marker_name_valid(const char *name)
  * by the registry, with an error in the log.
  *
  * Return: 0 on success; -EINVAL for a @name that is not a C identifier of
- * at most MARKER_NAME_MAX characters, a NULL @probe, or an empty @format
+ * at most MARKER_NAME_MAX ASCII characters, a NULL @probe, a @probe or
+ * @probe_data in init memory (freed under the sites), or an empty @format
  * or one that vsnprintf() cannot print; -EEXIST if (@probe, @probe_data)
  * is already attached to @name; -EPERM if @format does not match a site of
  * @name or the format of another probe of @name, or a site of @name has a
@@ -67,7 +102,7 @@ int marker_set_probe(const char *name, const char *format,
 		.func = probe, .data = probe_data, .format = format, .nargs = -1,
 	};
 
-	if (!marker_name_valid(name) || !probe)
+	if (!marker_name_valid(name) || !marker_probe_valid(probe, probe_data))
 		return -EINVAL;
 	if (format && (!*format || marker_parse_format(format, NULL, 0) < 0))
 		return -EINVAL;
@@ -118,18 +153,20 @@ static int sdt_key(char *buf, const char *provider, const char *name)
  *
  * As marker_set_probe(), for SDT sites: attach @probe to all sites of
  * @provider:@name, now and in modules loaded later, pending if there is
- * none yet. Each site is armed with a kprobe, optimized into a jump where
- * kprobes can; its arguments are decoded from registers and memory and
- * handed to @probe as 64-bit values, sign- or zero-extended as their sizes
- * say. A site whose operand spec does not decode, or whose kprobe is
- * refused, stays dormant and shows the error in the listing; the other
- * sites are armed all the same.
+ * none yet. Each site is armed by patching its NOP into a call of the SDT
+ * trampoline (or, if so selected, with a kprobe); its arguments are
+ * decoded from registers and memory and handed to @probe as 64-bit
+ * values, sign- or zero-extended as their sizes say. A site whose operand
+ * spec does not decode, that sits where kprobes may not go, or whose
+ * kprobe is refused, stays dormant and shows the error in the listing;
+ * the other sites are armed all the same.
  *
  * The caller must call sdt_disable_probe() before the module that holds
  * @probe or @probe_data goes away.
  *
  * Return: 0 on success; -EINVAL for a @provider or @name that is not a C
- * identifier, a NULL @probe, or @nargs out of -1..SDT_MAX_ARGS; -EEXIST if
+ * identifier in ASCII, a NULL @probe, a @probe or @probe_data in init
+ * memory, or @nargs out of -1..SDT_MAX_ARGS; -EEXIST if
  * (@probe, @probe_data) is already attached; -EPERM if a site of that name
  * (or another probe) has another argument count than @nargs; -ENOMEM.
  * Nothing changes on error.
@@ -142,7 +179,8 @@ int sdt_set_probe(const char *provider, const char *name, int nargs,
 	};
 	char key[MARKER_KEY_MAX];
 
-	if (sdt_key(key, provider, name) || !probe ||
+	if (sdt_key(key, provider, name) ||
+	    !marker_probe_valid(probe, probe_data) ||
 	    nargs < -1 || nargs > SDT_MAX_ARGS)
 		return -EINVAL;
 	return marker_add_probe(key, &np);
@@ -156,8 +194,8 @@ EXPORT_SYMBOL_GPL(sdt_set_probe);
  * @probe: the probe function given to sdt_set_probe()
  * @probe_data: the data given to sdt_set_probe()
  *
- * As marker_disable_probe(): the sites' kprobes are unregistered when this
- * was the last probe, and the call returns only once no CPU runs @probe.
+ * As marker_disable_probe(): the sites go back to NOPs when this was the
+ * last probe, and the call returns only once no CPU runs @probe.
  *
  * Return: 0 on success; -EINVAL for a bad @provider, @name or @probe;
  * -ENOENT if the probe is not attached. Nothing changes on error.

@@ -36,7 +36,7 @@ bool marker_glob_valid(const char *g)
 			if (!in_class)
 				return false;
 			in_class = false;
-		} else if (!isalnum(*g) && !strchr("_:*?!-", *g)) {
+		} else if (!isascii(*g) || (!isalnum(*g) && !strchr("_:*?!-", *g))) {
 			return false;
 		}
 	}
@@ -51,7 +51,7 @@ static bool marker_modname_valid(const char *m)
 	if (!n || n >= MODULE_NAME_LEN)
 		return false;
 	for (; *m; m++)
-		if (!isalnum(*m) && *m != '_' && *m != '-')
+		if (!isascii(*m) || (!isalnum(*m) && *m != '_' && *m != '-'))
 			return false;
 	return true;
 }
