@@ -24,6 +24,7 @@
  * MARK_ENABLED() and SDT_ENABLED() guards are the jump alone.
  */
 
+#include <linux/delay.h>
 #include <linux/hashtable.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
@@ -196,6 +197,14 @@ void mark_promote_prepare(struct marker_batch *b)
 	}
 }
 
+/*
+ * For a test of the window between a change's grace period and its
+ * promotions: mark_promote_finish() sleeps this long first (the test
+ * module markers_delay sets it). Test kernels only.
+ */
+VISIBLE_IF_KUNIT unsigned int mark_promote_delay_ms;
+EXPORT_SYMBOL_IF_KUNIT(mark_promote_delay_ms);
+
 /**
  * mark_promote_finish - the last step of making slow expansions direct
  * @b: the batch, after its grace period, marker_mutex not held
@@ -211,6 +220,8 @@ void mark_promote_finish(struct marker_batch *b)
 
 	if (list_empty(&b->promote))
 		return;
+	if (IS_ENABLED(CONFIG_MARKERS_KUNIT_TEST) && READ_ONCE(mark_promote_delay_ms))
+		msleep(READ_ONCE(mark_promote_delay_ms));
 	marker_batch_init(&pb);
 	mutex_lock(&marker_mutex);
 	list_for_each_entry_safe(p, tmp, &b->promote, list) {
