@@ -436,6 +436,7 @@ static void marker_del_object(struct marker_object *obj)
 		marker_put_name(e->mn);
 	}
 	mark_unhash_calls(obj);
+	mark_cancel_promotions(obj);
 	list_del_rcu(&obj->list);
 	call_rcu(&obj->rcu, marker_free_object);
 }

@@ -247,6 +247,8 @@ void mark_update_desc(struct marker_object *obj, struct marker_desc *desc,
 /* After a change's patches are written, and after its grace period. */
 void mark_promote_prepare(struct marker_batch *b);
 void mark_promote_finish(struct marker_batch *b);
+/* @obj is going: its queued promotions are dropped. */
+void mark_cancel_promotions(struct marker_object *obj);
 bool mark_desc_direct(const struct marker_desc *desc);
 void mark_init_calls_gone(struct marker_object *obj);
 

@@ -85,13 +85,23 @@ static void mark_patch_jumps(struct marker_object *obj,
 	}
 }
 
-/* A slow expansion left with one probe, to make direct (see the top). */
+/*
+ * A slow expansion left with one probe, to make direct (see the top). In
+ * its batch's list, and in mark_promotions until done or cancelled: its
+ * object may go between the change and mark_promote_finish(), with
+ * marker_mutex dropped, and takes its promotions with it
+ * (mark_cancel_promotions()).
+ */
 struct mark_promotion {
 	struct list_head list;
-	struct marker_object *obj;
+	struct list_head pending;	/* in mark_promotions */
+	struct marker_object *obj;	/* NULL once cancelled */
 	struct marker_desc *desc;
 	unsigned long state;		/* desc->state when queued */
 };
+
+/* Every queued promotion, under marker_mutex. */
+static LIST_HEAD(mark_promotions);
 
 static void mark_queue_promotion(struct marker_object *obj,
 				 struct marker_desc *desc,
@@ -107,6 +117,27 @@ static void mark_queue_promotion(struct marker_object *obj,
 	p->desc = desc;
 	p->state = desc->state;
 	list_add_tail(&p->list, &b->promote);
+	list_add_tail(&p->pending, &mark_promotions);
+}
+
+/**
+ * mark_cancel_promotions - forget the queued promotions of an object
+ * @obj: the object, which is going
+ *
+ * Under marker_mutex. Its expansions stay slow, which is correct: their
+ * text is about to go, and with it the descriptors they point to.
+ */
+void mark_cancel_promotions(struct marker_object *obj)
+{
+	struct mark_promotion *p, *tmp;
+
+	lockdep_assert_held(&marker_mutex);
+	list_for_each_entry_safe(p, tmp, &mark_promotions, pending) {
+		if (p->obj != obj)
+			continue;
+		p->obj = NULL;
+		list_del_init(&p->pending);
+	}
 }
 
 /**
@@ -166,6 +197,8 @@ static struct marker_probes *mark_promotion_valid(struct mark_promotion *p)
 {
 	struct marker_probes *probes;
 
+	if (!p->obj)		/* cancelled: its object went */
+		return NULL;
 	probes = rcu_dereference_protected(p->desc->probes,
 					   lockdep_is_held(&marker_mutex));
 	if (p->desc->state != p->state || !probes || probes->nr != 1)
@@ -231,6 +264,7 @@ void mark_promote_finish(struct marker_batch *b)
 			mark_set_mode(p->desc, MARK_DIRECT);
 		}
 		list_del(&p->list);
+		list_del(&p->pending);	/* self-linked once cancelled */
 		kfree(p);
 	}
 	marker_batch_apply(&pb);
