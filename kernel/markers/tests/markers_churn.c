@@ -15,6 +15,8 @@ static int churn_value;
 static noinline void churn_sites(int v)
 {
 	MARK(churn_mark, "value %d", v);
+	/* Another format than markers_fixture's site of that name. */
+	MARK(fixture_layout, "s %s", "churn");
 	SDT_PROBE(churn, sdt, v);
 	if (MARK_ENABLED(churn_guard))
 		churn_value++;

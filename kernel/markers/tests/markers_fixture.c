@@ -17,6 +17,8 @@
  *   vsnprintf() prints as "(efault)" and "(null)", then "end";
  *   fixture_strings_long: twelve strings longer than a marker event
  *   takes of one, more than it takes of all.
+ * - fixture_layout: "x %d y %d z %d"; markers_churn has a site of that
+ *   name with another format, so that its event changes layout.
  *
  * Writing anything to /sys/kernel/debug/markers_fixture/fire fires the
  * live sites.
@@ -75,6 +77,7 @@ static ssize_t fixture_fire(struct file *file, const char __user *buf,
 	fixture_clash(1);
 	fixture_fields(1);
 	fixture_strings();
+	MARK(fixture_layout, "x %d y %d z %d", 1, 2, 3);
 	return len;
 }
 
