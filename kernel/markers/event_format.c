@@ -376,6 +376,12 @@ static enum print_line_t marker_event_output(struct trace_iterator *iter,
 	ret = trace_raw_output_prep(iter, event);
 	if (ret != TRACE_TYPE_HANDLED)
 		return ret;
+	/* Never read past the record, whatever it holds. */
+	if (iter->ent_size < (int)ev->fixed_size) {
+		trace_seq_printf(s, "(record of %d bytes, not %u)\n",
+				 iter->ent_size, ev->fixed_size);
+		return trace_handle_return(s);
+	}
 	if (ev->sdt) {
 		trace_seq_puts(s, ev->key);
 		for (i = 0; i < ev->nfields; i++)

@@ -310,6 +310,12 @@ static int marker_event_unregister(struct marker_event *ev)
 	mutex_unlock(&event_mutex);
 	if (ret)
 		return ret;
+	/*
+	 * As after any dynamic event's removal: clear the buffers that held
+	 * its records (those where it was enabled), or they would be read
+	 * as the next event to get its type id.
+	 */
+	tracing_reset_all_online_cpus();
 	list_del_rcu(&ev->list);
 	call_rcu(&ev->rcu, marker_event_free_rcu);
 	return 0;
