@@ -33,6 +33,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <kunit/visibility.h>
 #include <asm/sections.h>
 
 #include "internal.h"
@@ -654,12 +655,17 @@ static int __init marker_init(void)
 }
 early_initcall(marker_init);
 
+/* system_state when vmlinux's init sites went, for the KUnit suites. */
+VISIBLE_IF_KUNIT int marker_init_gone_state = -1;
+EXPORT_SYMBOL_IF_KUNIT(marker_init_gone_state);
+
 /*
  * The last initcalls have run: vmlinux's init text is freed next, before
  * kprobes' kprobe_free_init_mem() and free_initmem().
  */
 static int __init marker_vmlinux_init_done(void)
 {
+	marker_init_gone_state = system_state;
 	marker_init_text_gone(NULL);
 	return 0;
 }

@@ -359,6 +359,7 @@ int sdt_site_info(const char *key, void **addr, unsigned int *faults);
 const char *sdt_site_why(const char *key);
 void *marker_gone_call(void);
 extern unsigned int mark_promote_delay_ms;
+extern int marker_init_gone_state;
 int marker_check_consistency(void);
 extern bool sdt_int3_only;
 #endif

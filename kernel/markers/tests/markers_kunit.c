@@ -373,6 +373,16 @@ static void markers_test_api_checks(struct kunit *test)
 }
 
 /*
+ * vmlinux's init sites go when its init memory is freed, not before: init
+ * code (async initcalls, prepare_namespace()) runs until then, and must
+ * not run a site the registry no longer patches.
+ */
+static void markers_test_init_gone(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, marker_init_gone_state, SYSTEM_FREEING_INITMEM);
+}
+
+/*
  * A site with a conversion vsnprintf() does not support takes no probe:
  * not a generic one (it would hand the format to vsnprintf()), not one
  * asking for that format.
@@ -700,6 +710,7 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_conversions),
 	KUNIT_CASE(markers_test_errors),
 	KUNIT_CASE(markers_test_api_checks),
+	KUNIT_CASE(markers_test_init_gone),
 	KUNIT_CASE(markers_test_unprintable_site),
 	KUNIT_CASE(markers_test_enomem),
 	KUNIT_CASE(markers_test_classes),
