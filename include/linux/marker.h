@@ -82,6 +82,9 @@ int marker_set_probe(const char *name, const char *format,
 int marker_disable_probe(const char *name, marker_probe_func *probe,
 			 void *probe_data);
 
+/* vmlinux's init memory is about to be freed: its init sites go. */
+void marker_free_init_mem(void);
+
 /*
  * The out-of-line side of an armed MARK() site. Up to
  * 12 arguments, the site calls its probe directly (arch_marker_call());
@@ -316,6 +319,10 @@ static inline int marker_disable_probe(const char *name,
 				       void *probe_data)
 {
 	return -EOPNOTSUPP;
+}
+
+static inline void marker_free_init_mem(void)
+{
 }
 
 static inline void __printf(1, 2) __marker_check_format(const char *fmt, ...)

@@ -13,7 +13,8 @@
  *
  * Sites in init text (a module's init functions, vmlinux's __init code)
  * live until that text is freed: then they are "gone", never patched or
- * probed again.
+ * probed again (modules at MODULE_STATE_LIVE, vmlinux in
+ * marker_free_init_mem()).
  *
  * What one change disarms is collected in a struct marker_batch and
  * finished by marker_batch_finish() once marker_mutex is dropped: one
@@ -659,14 +660,17 @@ early_initcall(marker_init);
 VISIBLE_IF_KUNIT int marker_init_gone_state = -1;
 EXPORT_SYMBOL_IF_KUNIT(marker_init_gone_state);
 
-/*
- * The last initcalls have run: vmlinux's init text is freed next, before
- * kprobes' kprobe_free_init_mem() and free_initmem().
+/**
+ * marker_free_init_mem - vmlinux's init sites go
+ *
+ * Called by kernel_init() once no init code can run any more (the async
+ * init work is done), right before the init memory is freed, as kprobes'
+ * kprobe_free_init_mem() is: the sites there are disarmed and no longer
+ * patched, nor reserved against kprobes. Until then, init code still runs
+ * them (prepare_namespace(), say).
  */
-static int __init marker_vmlinux_init_done(void)
+void __init marker_free_init_mem(void)
 {
 	marker_init_gone_state = system_state;
 	marker_init_text_gone(NULL);
-	return 0;
 }
-late_initcall_sync(marker_vmlinux_init_done);
