@@ -16,11 +16,16 @@
  *
  * A name with one probe is direct; with more, slow. The site loads
  * desc->data before its CALL, so the CALL may only be patched to a probe
- * once no CPU can still hold older data: dormant to direct needs nothing
- * (no CPU is past the NOP: the last disarm waited for a grace period),
- * slow to direct happens after the change's grace period, as a promotion
- * (mark_promote_prepare(), mark_promote_finish()). Everything else is
- * safe at once: the slow path ignores the data it is passed.
+ * once no CPU can still hold older data. Dormant to direct needs nothing
+ * the first time the site is armed (no task can be past its NOP); after
+ * that, a task preempted between the site's jump and preempt_disable()
+ * before a disarm may still load the data later, which no grace period
+ * covers, so the site goes slow first. Slow to direct happens after the
+ * change's grace period, as a promotion (mark_promote_prepare(),
+ * mark_promote_finish()): the data is stored while the CALL still goes
+ * to the slow path, and a load of older data followed by the new CALL
+ * would span that grace period. Everything else is safe at once: the
+ * slow path ignores the data it is passed.
  * MARK_ENABLED() and SDT_ENABLED() guards are the jump alone.
  */
 
@@ -175,13 +180,23 @@ void mark_update_desc(struct marker_object *obj, struct marker_desc *desc,
 	}
 	if (mode == MARK_DORMANT) {
 		mark_patch_jumps(obj, desc, true, b);
-		if (!guard && probes->nr == 1) {
+		/*
+		 * Direct at once only if never armed (no change counted in
+		 * its state): no task can be past its jump. Otherwise one
+		 * preempted between the jump and preempt_disable() before it
+		 * was disarmed may read the old data right before the CALL
+		 * is patched to the new probe: go slow, and promote once a
+		 * grace period covers that read.
+		 */
+		if (!guard && probes->nr == 1 && !desc->state) {
 			WRITE_ONCE(desc->data, probes->probe[0].data);
 			mark_patch_calls(obj, desc, probes->probe[0].func, b);
 			mark_set_mode(desc, MARK_DIRECT);
-		} else {
-			mark_set_mode(desc, MARK_SLOW);
+			return;
 		}
+		mark_set_mode(desc, MARK_SLOW);
+		if (!guard && probes->nr == 1)
+			mark_queue_promotion(obj, desc, b);
 		return;
 	}
 	if (mode == MARK_DIRECT)
