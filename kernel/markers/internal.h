@@ -358,6 +358,7 @@ unsigned int marker_count_sites(const char *key, unsigned int *armed);
 int sdt_site_info(const char *key, void **addr, unsigned int *faults);
 const char *sdt_site_why(const char *key);
 void *marker_gone_call(void);
+void sdt_wait_kprobe_optimizer(void);
 extern unsigned int mark_promote_delay_ms;
 extern int marker_init_gone_state;
 int marker_check_consistency(void);

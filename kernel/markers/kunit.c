@@ -141,6 +141,13 @@ void *marker_gone_call(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(marker_gone_call);
 
+/* Wait until kprobes has optimized what it can of the kprobes it has. */
+void sdt_wait_kprobe_optimizer(void)
+{
+	wait_for_kprobe_optimizer();
+}
+EXPORT_SYMBOL_IF_KUNIT(sdt_wait_kprobe_optimizer);
+
 /*
  * Does what the registry says of @e hold in the text and in kprobes? A
  * MARK() or guard site calls probes exactly when its NOP is a jump, and

@@ -13,13 +13,16 @@
  * fields through pointers, per-CPU variables through %gs:, vmlinux
  * globals from a module. The test arms all the sites (one key,
  * sdt_diff:site), calls each site after its twin, and requires the probe
- * to have received exactly the twin's value.
+ * to have received exactly the twin's value; once for each mechanism
+ * that arms SDT sites: a call of the trampoline, kprobes (optimized into
+ * jumps wherever kprobes can), and int3 kprobes alone.
  *
  * The operand forms the compiler chose are in the module's .note.stapsdt:
  * make check counts them (harness/check.sh, host/sdt-operand-forms).
  */
 
 #include <kunit/test.h>
+#include <kunit/visibility.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -27,7 +30,12 @@
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/sdt.h>
+#include <linux/string.h>
 #include <linux/types.h>
+
+#include "../internal.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 /*
  * sparse knows __seg_gs only where <asm/percpu.h> defines it for it
@@ -260,9 +268,30 @@ static void sdt_diff_run(struct kunit *test, int i)
 		   ARRAY_SIZE(sdt_diff_cases), bad);
 }
 
+/* The mechanisms that arm SDT sites. */
+struct sdt_diff_mech {
+	const char *name;
+	bool kprobes;		/* sdt_use_kprobes */
+	bool int3_only;		/* sdt_int3_only */
+};
+
+static const struct sdt_diff_mech sdt_diff_mechs[] = {
+	{ "call" },
+	{ "kprobe", .kprobes = true },
+	{ "int3", .kprobes = true, .int3_only = true },
+};
+
+static void sdt_diff_mech_desc(const struct sdt_diff_mech *m, char *desc)
+{
+	strscpy(desc, m->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(sdt_diff_mech, sdt_diff_mechs, sdt_diff_mech_desc);
+
 static void sdt_diff_test_values(struct kunit *test)
 {
-	int cpu, i;
+	const struct sdt_diff_mech *m = test->param_value;
+	int cpu, i, ret;
 
 	sdt_diff_escape();
 	for_each_possible_cpu(cpu) {
@@ -270,16 +299,23 @@ static void sdt_diff_test_values(struct kunit *test)
 		per_cpu(sdt_diff_pcpu64, cpu) = 0x8000000000000000ULL + cpu;
 	}
 	KUNIT_ASSERT_GE(test, ARRAY_SIZE(sdt_diff_cases), 200);
-	KUNIT_ASSERT_EQ(test, sdt_set_probe("sdt_diff", "site", 1,
-					    sdt_diff_probe, NULL), 0);
+	sdt_use_kprobes = m->kprobes;
+	sdt_int3_only = m->int3_only;
+	ret = sdt_set_probe("sdt_diff", "site", 1, sdt_diff_probe, NULL);
+	sdt_use_kprobes = false;
+	sdt_int3_only = false;
+	KUNIT_ASSERT_EQ(test, ret, 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sdt_diff_detach,
 							NULL), 0);
+	if (m->kprobes && !m->int3_only)
+		sdt_wait_kprobe_optimizer();
 	for (i = 0; i < 16; i += 5)
 		sdt_diff_run(test, i);
 }
 
 static struct kunit_case sdt_diff_test_cases[] = {
-	KUNIT_CASE(sdt_diff_test_values),
+	KUNIT_CASE_PARAM_ATTR(sdt_diff_test_values, sdt_diff_mech_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
 	{}
 };
 
