@@ -44,6 +44,39 @@ KMAKE=(make -C "$KSRC" O="$KOBJ" ARCH=x86_64 "${KCC[@]}" HOSTCC="ccache gcc" -j"
 say() { printf '%s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# What a kernel splat looks like on the console: Oops, BUG, WARNING,
+# lockdep, an RCU stall, KASAN, UBSAN, a kmemleak report, debugobjects.
+SPLAT='Oops|BUG:|WARNING:|kernel BUG at|general protection fault|Kernel panic|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|detected stalls? on CPU|self-detected stall|rcu: INFO:|KASAN:|UBSAN:|unreferenced object 0x|ODEBUG:|kmemleak: .*(error|failed|disabled)'
+
+# console_scan LOG: whether the console log of a boot (harness/run.sh)
+# shows a clean, complete run, whatever ended the boot. Says on stdout
+# what is wrong and returns 1 when
+#  - the log is missing or empty;
+#  - a line shows a kernel splat (all such lines in LOG.splats);
+#  - the end line "<<< MARKERS-GUEST-END status=N >>>" is missing: the
+#    guest panicked, hung or was killed before the end of its job, and
+#    what its kernel would have said after the last line is unknown.
+console_scan() {
+	local log=$1 bad=0
+	if [ ! -s "$log" ]; then
+		echo "no console log: $log"
+		return 1
+	fi
+	if grep -aEn "$SPLAT" "$log" | grep -av 'MARKERS-TEST' > "$log.splats"; then
+		echo "kernel splat in the console log ($log):"
+		head -n 20 "$log.splats"
+		bad=1
+	else
+		rm -f "$log.splats"
+	fi
+	if ! grep -aq '<<< MARKERS-GUEST-END status=[0-9]* >>>' "$log"; then
+		echo "no end line in $log: the guest did not finish its job; its last lines:"
+		grep -av '^$' "$log" | tail -n 10
+		bad=1
+	fi
+	return $bad
+}
+
 # The programs the guest tests run (harness/tools/*.c), built static on the
 # host into $B/tools; their paths in GUEST_TOOLS.
 GUEST_TOOLS=

@@ -11,9 +11,11 @@
 # instead of a job. -c reuses the log of the last passing run when nothing
 # the guest sees has changed (kernel, modules, init, job, extra files, QEMU
 # options; MARKERS_NO_CACHE=1 turns it off). Exit status: the job's, or
-# 124 on timeout, or 3 when the console shows a kernel splat (Oops, BUG,
-# WARNING, lockdep, RCU stall, KASAN, UBSAN, a kmemleak report,
-# debugobjects) even if the job passed.
+# 124 on timeout, or 2 when the guest ended without its end line, or 3
+# when the console log shows a kernel splat (Oops, BUG, WARNING, lockdep,
+# RCU stall, KASAN, UBSAN, a kmemleak report, debugobjects) even if the
+# job passed. The log is scanned whatever ended the boot (console_scan in
+# lib.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -116,24 +118,28 @@ timeout -k 10 "$timeout" "${qemu[@]}" -display none -serial stdio -monitor none 
 qrc=${PIPESTATUS[0]}
 set -e
 
+# Whatever ended the boot (a timeout, no end line, the job's status), the
+# whole console log is scanned (console_scan in lib.sh): splats, the end
+# line.
+scan=0
+console_scan "$log" > "$log.scan" || scan=1
 if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 	say "run: guest timed out after ${timeout}s; last console lines:"
 	tail -n 25 "$log" >&2
+	[ $scan = 0 ] || sed 's/^/run: /' "$log.scan" >&2
 	exit 124
 fi
 end=$(grep -a '<<< MARKERS-GUEST-END status=' "$log" | tail -n 1 || true)
 if [ -z "$end" ]; then
 	say "run: guest ended without its end line (qemu status $qrc); last console lines:"
 	tail -n 25 "$log" >&2
+	[ $scan = 0 ] || sed 's/^/run: /' "$log.scan" >&2
 	exit 2
 fi
 status=$(echo "$end" | sed 's/.*status=\([0-9]*\).*/\1/')
-splat='Oops|BUG:|WARNING:|kernel BUG at|general protection fault|Kernel panic|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|detected stalls? on CPU|self-detected stall|rcu: INFO:|KASAN:|UBSAN:|unreferenced object 0x|ODEBUG:|kmemleak: .*(error|failed|disabled)'
-if grep -aEn "$splat" "$log" | grep -av 'MARKERS-TEST' > "$log.splats"; then
-	say "run: kernel splat in the console log ($log):"
-	head -n 20 "$log.splats" >&2
+if [ $scan = 1 ]; then
+	sed 's/^/run: /' "$log.scan" >&2
 	exit 3
 fi
-rm -f "$log.splats"
 [ "$status" != 0 ] || echo "$key" > "$log.passed"
 exit "$status"
