@@ -66,7 +66,7 @@ host_pid=$!
 
 # boot_verdict NAME STATUS LOG FAILS: the verdict on one boot, whatever
 # ended it, from run.sh's STATUS and a scan of its console LOG (lib.sh's
-# console_scan: splats, the end line). FAILS:
+# console_scan: splats, the end line, a complete kernel log dump). FAILS:
 # the FAIL lines before this boot's results; a job that failed without a
 # FAIL line of its own gets one.
 boot_verdict() {
@@ -162,6 +162,8 @@ PY
 		echo "$st guest/$name" >> "$results"
 		[ "$st" = PASS ] || echo "FAILED: guest/$name"
 	done
+	echo "kernel log of the boot: $(sed -n '/<<< DMESG BEGIN >>>/,/<<< DMESG END >>>/p' "$glog" |
+		sed '1d;$d' | wc -c) bytes (log_buf_len=8M: harness/run.sh)"
 	boot_verdict guest "$guest_rc" "$glog" "$since"
 
 	# The markers.enable= boot: its results, then the boot itself.

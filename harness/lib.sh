@@ -55,9 +55,16 @@ SPLAT='Oops|BUG:|WARNING:|kernel BUG at|general protection fault|Kernel panic|po
 #  - a line shows a kernel splat (all such lines in LOG.splats);
 #  - the end line "<<< MARKERS-GUEST-END status=N >>>" is missing: the
 #    guest panicked, hung or was killed before the end of its job, and
-#    what its kernel would have said after the last line is unknown.
+#    what its kernel would have said after the last line is unknown;
+#  - the kernel log dump that the guest's init prints before the end line
+#    is missing, or does not begin with the kernel's first line ("Linux
+#    version"): the log buffer wrapped and lost messages before the dump,
+#    so the scan cannot vouch for them. The guest boots with a log buffer
+#    (log_buf_len in run.sh) far larger than a run logs, so that the dump
+#    holds the whole boot, warnings and all, whatever the console's
+#    loglevel let through.
 console_scan() {
-	local log=$1 bad=0
+	local log=$1 bad=0 head
 	if [ ! -s "$log" ]; then
 		echo "no console log: $log"
 		return 1
@@ -72,6 +79,16 @@ console_scan() {
 	if ! grep -aq '<<< MARKERS-GUEST-END status=[0-9]* >>>' "$log"; then
 		echo "no end line in $log: the guest did not finish its job; its last lines:"
 		grep -av '^$' "$log" | tail -n 10
+		bad=1
+	fi
+	# The first lines of the dump (a console line may come in between).
+	head=$(sed -n '/<<< DMESG BEGIN >>>/,/<<< DMESG END >>>/p' "$log" | sed -n '2,4p')
+	if ! grep -aq '<<< DMESG END >>>' "$log"; then
+		echo "no complete kernel log dump in $log"
+		bad=1
+	elif ! printf '%s\n' "$head" | grep -aq 'Linux version '; then
+		echo "the kernel log wrapped before its dump in $log (messages lost): it begins with"
+		printf '%s\n' "$head" | head -n 1
 		bad=1
 	fi
 	return $bad

@@ -13,9 +13,9 @@
 # options; MARKERS_NO_CACHE=1 turns it off). Exit status: the job's, or
 # 124 on timeout, or 2 when the guest ended without its end line, or 3
 # when the console log shows a kernel splat (Oops, BUG, WARNING, lockdep,
-# RCU stall, KASAN, UBSAN, a kmemleak report, debugobjects) even if the
-# job passed. The log is scanned whatever ended the boot (console_scan in
-# lib.sh).
+# RCU stall, KASAN, UBSAN, a kmemleak report, debugobjects) or an
+# incomplete kernel log dump even if the job passed. The log is scanned
+# whatever ended the boot (console_scan in lib.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -89,9 +89,18 @@ cat "$base" "$GUEST/initramfs-job.cpio" > "$GUEST/initrd.cpio"
 # stale translated code across text_poke_bp()'s int3 protocol (reproduced:
 # "Oops: int3" in a function whose static key another vCPU was toggling).
 # Both vCPUs still exist and interleave; QEMU_ACCEL overrides.
+# The console prints only errors and worse (loglevel=4: a serial console
+# under TCG is slow), but the host's splat scan reads the whole kernel log,
+# that the guest's init dumps at the end of the job. tinyconfig's buffer is
+# 128 kB, and the make check boot logs 94 kB (measured 2026-12-01: the
+# size check.sh prints), too close for a longer job (make stress, make run)
+# or a noisier kernel. log_buf_len=8M (of the guest's 1 GB) holds it more
+# than 80 times over, so the dump holds the whole boot, warnings included;
+# and console_scan fails a run whose dump does not begin at the kernel's
+# first line, should the buffer wrap all the same.
 qemu=(qemu-system-x86_64 -accel ${QEMU_ACCEL:-tcg,thread=single} ${QEMU_CPU:--cpu max} -smp 2 -m 1G -no-reboot
       -kernel "$kimg" -initrd "$GUEST/initrd.cpio" -nic none
-      -append "console=ttyS0 loglevel=4 panic=-1 oops=panic softlockup_panic=0 ${GUEST_APPEND:-}")
+      -append "console=ttyS0 loglevel=4 log_buf_len=8M panic=-1 oops=panic softlockup_panic=0 ${GUEST_APPEND:-}")
 
 if [ $interactive = 1 ]; then
 	exec "${qemu[@]}" -nographic
@@ -120,7 +129,7 @@ set -e
 
 # Whatever ended the boot (a timeout, no end line, the job's status), the
 # whole console log is scanned (console_scan in lib.sh): splats, the end
-# line.
+# line, a complete kernel log dump.
 scan=0
 console_scan "$log" > "$log.scan" || scan=1
 if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
