@@ -95,15 +95,25 @@ console_scan() {
 }
 
 # The programs the guest tests run (harness/tools/*.c), built static on the
-# host into $B/tools; their paths in GUEST_TOOLS.
+# host into $B/tools; their paths in GUEST_TOOLS. Each is rebuilt when what
+# makes it changes, by content: its source, the compiler and its flags, and
+# the static C library linked into it (an upgraded libc.a is seen, a touched
+# source with the same bytes is not rebuilt).
 GUEST_TOOLS=
+GUEST_TOOLS_CFLAGS="-static -O2 -Wall -Wextra -Werror"
 guest_tools() {
-	local c t
+	local c t key
 	mkdir -p "$B/tools"
 	for c in "$TOP"/harness/tools/*.c; do
 		t=$B/tools/$(basename "$c" .c)
-		if [ ! -x "$t" ] || [ "$c" -nt "$t" ]; then
-			gcc -static -O2 -Wall -Wextra -Werror -o "$t" "$c" || return 1
+		key=$({ sha256sum < "$c"; echo "$GUEST_TOOLS_CFLAGS"; gcc --version
+			sha256sum < "$(gcc -print-prog-name=cc1)"
+			sha256sum < "$(gcc -print-file-name=libc.a)"; } | sha256sum | cut -d' ' -f1)
+		if [ ! -x "$t" ] || [ "$(cat "$t.key" 2>/dev/null)" != "$key" ]; then
+			rm -f "$t.key"
+			# shellcheck disable=SC2086
+			gcc $GUEST_TOOLS_CFLAGS -o "$t" "$c" || return 1
+			echo "$key" > "$t.key"
 		fi
 		GUEST_TOOLS="$GUEST_TOOLS $t"
 	done

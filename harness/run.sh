@@ -9,8 +9,9 @@
 # JOB.sh runs as /job.sh; EXTRA_FILEs appear under /extra/ (base names
 # kept); harness/guest/ is under /harness/. -i gives an interactive shell
 # instead of a job. -c reuses the log of the last passing run when nothing
-# the guest sees has changed (kernel, modules, init, job, extra files, QEMU
-# options; MARKERS_NO_CACHE=1 turns it off). Exit status: the job's, or
+# the guest sees has changed, by content (kernel, modules, busybox, init,
+# trace-cmd and its libraries, job, extra files, QEMU options, this script
+# and lib.sh; MARKERS_NO_CACHE=1 turns it off). Exit status: the job's, or
 # 124 on timeout, or 2 when the guest ended without its end line, or 3
 # when the console log shows a kernel splat (Oops, BUG, WARNING, lockdep,
 # RCU stall, KASAN, UBSAN, a kmemleak report, debugobjects) or an
@@ -41,13 +42,32 @@ mkdir -p "$LOGS" "$(dirname "$log")"
 
 # Base image: busybox, init, modules, and Debian's trace-cmd with the
 # shared libraries and loader it needs (found with ldd), at their paths.
-# Rebuilt when one of them changed.
+# Rebuilt when the content of one of them changed (a library upgraded
+# under an unchanged trace-cmd included), or the way it is made (this
+# script): base_inputs lists what goes in, base_key hashes it.
 mkdir -p "$GUEST"
 base=$GUEST/initramfs-base.cpio
 tracecmd=/usr/bin/trace-cmd
-if [ ! -f "$base" ] || [ "$MODROOT.stamp" -nt "$base" ] ||
-   [ "$TOP/harness/guest/init" -nt "$base" ] || [ /bin/busybox -nt "$base" ] ||
-   { [ -x $tracecmd ] && [ $tracecmd -nt "$base" ]; }; then
+base_inputs() {
+	echo /bin/busybox
+	echo "$TOP/harness/guest/init"
+	if [ -x $tracecmd ]; then
+		echo $tracecmd
+		ldd $tracecmd | grep -o '/[^ ]*'
+	fi
+}
+base_key() {
+	{ base_inputs | xargs -r sha256sum
+	  [ ! -d "$MODROOT/lib/modules" ] ||
+		(cd "$MODROOT/lib/modules" &&
+		 find . -type f | LC_ALL=C sort | xargs -d '\n' -r sha256sum &&
+		 find . -type l -printf '%p -> %l\n' | LC_ALL=C sort)
+	  sha256sum "$0"
+	} | sha256sum | cut -d' ' -f1
+}
+bkey=$(base_key)
+if [ ! -f "$base" ] || [ "$(cat "$base.key" 2>/dev/null)" != "$bkey" ]; then
+	rm -f "$base.key"
 	r=$GUEST/initramfs-base
 	rm -rf "$r"
 	mkdir -p "$r"/{bin,sbin,dev,proc,sys,tmp,lib,root,extra}
@@ -58,13 +78,14 @@ if [ ! -f "$base" ] || [ "$MODROOT.stamp" -nt "$base" ] ||
 	mknod "$r/dev/null" c 1 3
 	[ -d "$MODROOT/lib/modules" ] && cp -a "$MODROOT/lib/modules" "$r/lib/"
 	if [ -x $tracecmd ]; then
-		for f in $tracecmd $(ldd $tracecmd | grep -o '/[^ ]*'); do
+		for f in $(base_inputs | tail -n +3); do
 			mkdir -p "$r$(dirname "$f")"
 			cp -L "$f" "$r$f"
 		done
 	fi
 	(cd "$r" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$base.tmp"
 	mv "$base.tmp" "$base"
+	echo "$bkey" > "$base.key"
 fi
 
 # Job image: the job, the harness' guest scripts, extra files.
@@ -106,8 +127,12 @@ if [ $interactive = 1 ]; then
 	exec "${qemu[@]}" -nographic
 fi
 
-# The result of a run depends on nothing but what the guest sees.
-key=$({ sha256sum "$kimg" "$base"
+# The result of a run depends on nothing but what the guest sees and how
+# the host judges it: the kernel, both images (by content), the QEMU
+# command line (GUEST_APPEND, QEMU_ACCEL, QEMU_CPU in it), the timeout,
+# QEMU's version, and this script and lib.sh (the kernel command line, the
+# console scan).
+key=$({ sha256sum "$kimg" "$base" "$0" "$TOP/harness/lib.sh"
 	(cd "$j" && find . -type f | LC_ALL=C sort | xargs -d '\n' sha256sum)
 	echo "${qemu[*]} $timeout"; qemu-system-x86_64 --version; } | sha256sum | cut -d' ' -f1)
 if [ $cache = 1 ] && [ "${MARKERS_NO_CACHE:-0}" != 1 ] && [ -f "$log" ] &&
