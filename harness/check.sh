@@ -96,7 +96,7 @@ if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/arch/x86/boot/bzImage" ]; then
 	# The guest's test programs: static host binaries.
 	guest_tools || failt "host/guest-tools"
 	"$TOP/harness/run.sh" -c -t "${CHECK_TIMEOUT:-1200}" -l "$glog" \
-		"$TOP/harness/guest/check.sh" $GUEST_TOOLS || guest_rc=$?
+		"$TOP/harness/guest/check.sh" "$TOP/harness/expected-tests" $GUEST_TOOLS || guest_rc=$?
 	GUEST_APPEND="markers.enable=module_*,subsys_open,sdt_example:read,[bad" \
 		"$TOP/harness/run.sh" -c -t 300 -l "$blog" \
 		"$TOP/harness/guest/boot-param.sh" > "$LOGS/boot-param-run.txt" 2>&1 || bp_rc=$?
