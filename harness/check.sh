@@ -4,7 +4,7 @@
 # make check: after the build, the host tests (in the background) and one
 # guest boot of the test kernel running the KUnit suites and the integration
 # tests, then a short boot with markers.enable=. Prints every result and
-# ends with "N passed, N failed". Every boot is judged whatever
+# ends with "N passed, N failed[, N skipped]". Every boot is judged whatever
 # ended it: a timeout, a missing end line, a job that failed, a kernel
 # splat in its console log each give a named FAIL line. Non-zero exit on
 # any failure, or when no test ran.
@@ -29,7 +29,8 @@ fi
 #    core while the guest runs on the first (QEMU's TCG is single-threaded).
 #    A test that passed is not run again while nothing it could read has
 #    changed: the repository's files, the build's outputs and the tools
-#    (MARKERS_NO_CACHE=1 runs everything).
+#    (MARKERS_NO_CACHE=1 runs everything). A test that exits with 77 could
+#    not run here (a tool is missing): SKIP, with its reason in its log.
 host_key() {
 	{ cd "$TOP" && git ls-files --cached --others --exclude-standard -z |
 		xargs -0 -r sha256sum 2> /dev/null
@@ -53,12 +54,13 @@ host_tests() {
 			continue
 		fi
 		rm -f "$stamp"
-		if bash "$t" > "$LOGS/$(basename "$t" .sh).log" 2>&1; then
-			echo "PASS $name"
-			echo "$key" > "$stamp"
-		else
-			echo "FAIL $name"
-		fi
+		bash "$t" > "$LOGS/$(basename "$t" .sh).log" 2>&1
+		case $? in
+		0)	echo "PASS $name"
+			echo "$key" > "$stamp" ;;
+		77)	echo "SKIP $name" ;;	# it could not run here: it says why
+		*)	echo "FAIL $name" ;;
+		esac
 	done
 }
 host_tests > "$LOGS/host-results.txt" 2>&1 &
@@ -180,12 +182,12 @@ fi
 wait "$host_pid"
 while read -r st name note; do
 	echo "$st $name" >> "$results"
-	if [ "$st" = PASS ]; then
-		echo "ok: $name${note:+ $note}"
-	else
-		tail -n 30 "$LOGS/${name#host/}.log"
-		echo "FAILED: $name"
-	fi
+	case $st in
+	PASS)	echo "ok: $name${note:+ $note}" ;;
+	SKIP)	echo "skipped: $name: $(tail -n 1 "$LOGS/${name#host/}.log")" ;;
+	*)	tail -n 30 "$LOGS/${name#host/}.log"
+		echo "FAILED: $name" ;;
+	esac
 done < "$LOGS/host-results.txt"
 
 # The guest's listing against what the SDT consumers read in the files
