@@ -6,8 +6,9 @@
 # tests, then a short boot with markers.enable=. Prints every result and
 # ends with "N passed, N failed[, N skipped]". Every boot is judged whatever
 # ended it: a timeout, a missing end line, a job that failed, a kernel
-# splat in its console log each give a named FAIL line. Non-zero exit on
-# any failure, or when no test ran.
+# splat in its console log each give a named FAIL line; so does a test or
+# suite that gives no result (harness/expected-tests). Non-zero exit on any
+# failure, or when no test ran.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -174,7 +175,6 @@ PY
 		echo "$st guest/boot-param/$name" >> "$results"
 		echo "$st: guest/boot-param/$name"
 	done
-	grep -q 'guest/boot-param/' "$results" || failt "guest/boot-param (no result; see $blog)"
 	[ "$bp_rc" = 0 ] || tail -n 30 "$LOGS/boot-param-run.txt"
 	boot_verdict guest/boot-param "$bp_rc" "$blog" "$since"
 fi
@@ -203,6 +203,28 @@ if [ $guest_ran = 1 ]; then
 		[ "$n" = "$want" ] || agree=0
 	done <<< "$lines"
 	if [ $agree = 1 ]; then pass "host/sdt-listing-counts"; else failt "host/sdt-listing-counts"; fi
+fi
+
+# Every test there is gives a result: the host tests and the guest's shell
+# tests (one file each), the steps of the markers.enable= boot, and the
+# KUnit suites of harness/expected-tests. One that gives none (a module
+# that did not load, a test the job never reached) fails, named.
+expect_result() {
+	grep -Eq "^(PASS|FAIL|SKIP) $1( |/|\$)" "$results" || failt "$1 (no result)"
+}
+for t in "$TOP"/harness/host-tests/*.sh; do
+	expect_result "host/$(basename "$t" .sh)"
+done
+if [ $guest_ran = 1 ]; then
+	for t in "$TOP"/harness/guest/tests/*.sh; do
+		expect_result "guest/$(basename "$t" .sh)"
+	done
+	for s in $(sed -n 's/^t \([A-Za-z0-9_]*\)$/\1/p' "$TOP/harness/guest/boot-param.sh"); do
+		expect_result "guest/boot-param/$s"
+	done
+	for s in $(awk '$1 == "kunit" { for (i = 3; i <= NF; i++) print $i }' "$TOP/harness/expected-tests"); do
+		expect_result "kunit/$s"
+	done
 fi
 
 npass=$(grep -c '^PASS ' "$results")
