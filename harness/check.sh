@@ -4,8 +4,11 @@
 # make check: after the build, the host tests (in the background) and one
 # guest boot of the test kernel running the KUnit suites and the integration
 # tests, then a short boot with markers.enable=. Prints every result and
-# ends with "N passed, N failed". Non-zero exit on any failure, a kernel
-# splat, a timeout, or when no test ran.
+# ends with "N passed, N failed[, N skipped]". Every boot is judged whatever
+# ended it: a timeout, a missing end line, a job that failed, a kernel
+# splat in its console log each give a named FAIL line; so does a test or
+# suite that gives no result (harness/expected-tests). Non-zero exit on any
+# failure, or when no test ran.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -27,7 +30,8 @@ fi
 #    core while the guest runs on the first (QEMU's TCG is single-threaded).
 #    A test that passed is not run again while nothing it could read has
 #    changed: the repository's files, the build's outputs and the tools
-#    (MARKERS_NO_CACHE=1 runs everything).
+#    (MARKERS_NO_CACHE=1 runs everything). A test that exits with 77 could
+#    not run here (a tool is missing): SKIP, with its reason in its log.
 host_key() {
 	{ cd "$TOP" && git ls-files --cached --others --exclude-standard -z |
 		xargs -0 -r sha256sum 2> /dev/null
@@ -51,40 +55,61 @@ host_tests() {
 			continue
 		fi
 		rm -f "$stamp"
-		if bash "$t" > "$LOGS/$(basename "$t" .sh).log" 2>&1; then
-			echo "PASS $name"
-			echo "$key" > "$stamp"
-		else
-			echo "FAIL $name"
-		fi
+		bash "$t" > "$LOGS/$(basename "$t" .sh).log" 2>&1
+		case $? in
+		0)	echo "PASS $name"
+			echo "$key" > "$stamp" ;;
+		77)	echo "SKIP $name" ;;	# it could not run here: it says why
+		*)	echo "FAIL $name" ;;
+		esac
 	done
 }
 host_tests > "$LOGS/host-results.txt" 2>&1 &
 host_pid=$!
 
-# 3. The guest: KUnit + integration tests in one boot.
-guest_rc=0
-if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/arch/x86/boot/bzImage" ]; then
-	# The guest's test programs: static host binaries.
-	guest_tools || guest_rc=1
-	"$TOP/harness/run.sh" -c -t "${CHECK_TIMEOUT:-1200}" -l "$LOGS/check-guest.log" \
-		"$TOP/harness/guest/check.sh" $GUEST_TOOLS || guest_rc=$?
-	# A second, short boot: markers.enable= on the command line.
-	GUEST_APPEND="markers.enable=module_*,subsys_open,sdt_example:read,[bad" \
-		"$TOP/harness/run.sh" -c -t 300 -l "$LOGS/boot-param-guest.log" \
-		"$TOP/harness/guest/boot-param.sh" > /dev/null 2>&1 || true
-	grep -a '^MARKERS-TEST: ' "$LOGS/boot-param-guest.log" 2>/dev/null |
-		while read -r _ st name; do
-			echo "$st guest/boot-param/$name" >> "$results"
-			echo "$st: guest/boot-param/$name"
-		done
-	grep -q 'guest/boot-param/' "$results" || failt "guest/boot-param (no result; see $LOGS/boot-param-guest.log)"
-else
-	guest_rc=1
-	echo "no kernel image: the build failed"
-fi
+# boot_verdict NAME STATUS LOG FAILS: the verdict on one boot, whatever
+# ended it, from run.sh's STATUS and a scan of its console LOG (lib.sh's
+# console_scan: splats, the end line, a complete kernel log dump). FAILS:
+# the FAIL lines before this boot's results; a job that failed without a
+# FAIL line of its own gets one.
+boot_verdict() {
+	local name=$1 rc=$2 log=$3 since=$4 why
+	case $rc in
+	0|3)	;;	# 3: a splat, named by the scan below
+	124)	failt "$name/timeout" ;;
+	2)	failt "$name/end-line (the guest ended without it)" ;;
+	*)	[ "$(grep -c '^FAIL ' "$results")" -gt "$since" ] ||
+			failt "$name/job (exit status $rc)" ;;
+	esac
+	if why=$(console_scan "$log"); then
+		pass "$name/no-kernel-splat"
+	else
+		printf '%s\n' "$why"
+		failt "$name/no-kernel-splat"
+	fi
+}
+
+# 3. The guest: KUnit + integration tests in one boot, then a second, short
+#    boot with markers.enable= on the command line. Each is judged whole.
 glog=$LOGS/check-guest.log
-if [ -f "$glog" ]; then
+blog=$LOGS/boot-param-guest.log
+guest_rc=0 bp_rc=0 guest_ran=0
+if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/arch/x86/boot/bzImage" ]; then
+	guest_ran=1
+	# The guest's test programs: static host binaries.
+	guest_tools || failt "host/guest-tools"
+	"$TOP/harness/run.sh" -c -t "${CHECK_TIMEOUT:-1200}" -l "$glog" \
+		"$TOP/harness/guest/check.sh" "$TOP/harness/expected-tests" $GUEST_TOOLS || guest_rc=$?
+	GUEST_APPEND="markers.enable=module_*,subsys_open,sdt_example:read,[bad" \
+		"$TOP/harness/run.sh" -c -t 300 -l "$blog" \
+		"$TOP/harness/guest/boot-param.sh" > "$LOGS/boot-param-run.txt" 2>&1 || bp_rc=$?
+else
+	guest_rc=1 bp_rc=1
+	echo "no kernel image: the build failed"
+	failt "guest (not run: no kernel image)"
+fi
+if [ $guest_ran = 1 ]; then
+	since=$(grep -c '^FAIL ' "$results")
 	# KUnit: the KTAP document, parsed by the kernel's own parser.
 	sed -n '/<<< KTAP BEGIN >>>/,/<<< KTAP END >>>/p' "$glog" |
 		sed '1d;$d' > "$LOGS/kunit.ktap"
@@ -140,22 +165,34 @@ PY
 		echo "$st guest/$name" >> "$results"
 		[ "$st" = PASS ] || echo "FAILED: guest/$name"
 	done
+	echo "kernel log of the boot: $(sed -n '/<<< DMESG BEGIN >>>/,/<<< DMESG END >>>/p' "$glog" |
+		sed '1d;$d' | wc -c) bytes (log_buf_len=8M: harness/run.sh)"
+	boot_verdict guest "$guest_rc" "$glog" "$since"
+
+	# The markers.enable= boot: its results, then the boot itself.
+	since=$(grep -c '^FAIL ' "$results")
+	grep -a '^MARKERS-TEST: ' "$blog" 2>/dev/null | while read -r _ st name; do
+		echo "$st guest/boot-param/$name" >> "$results"
+		echo "$st: guest/boot-param/$name"
+	done
+	[ "$bp_rc" = 0 ] || tail -n 30 "$LOGS/boot-param-run.txt"
+	boot_verdict guest/boot-param "$bp_rc" "$blog" "$since"
 fi
 # The host tests, once they are done.
 wait "$host_pid"
 while read -r st name note; do
 	echo "$st $name" >> "$results"
-	if [ "$st" = PASS ]; then
-		echo "ok: $name${note:+ $note}"
-	else
-		tail -n 30 "$LOGS/${name#host/}.log"
-		echo "FAILED: $name"
-	fi
+	case $st in
+	PASS)	echo "ok: $name${note:+ $note}" ;;
+	SKIP)	echo "skipped: $name: $(tail -n 1 "$LOGS/${name#host/}.log")" ;;
+	*)	tail -n 30 "$LOGS/${name#host/}.log"
+		echo "FAILED: $name" ;;
+	esac
 done < "$LOGS/host-results.txt"
 
 # The guest's listing against what the SDT consumers read in the files
 # (host/sdt-consumers), object by object.
-if [ -f "$glog" ]; then
+if [ $guest_ran = 1 ]; then
 	agree=1
 	lines=$(grep -a '^SDT-LISTING ' "$glog" | tr -d '\r')
 	[ -n "$lines" ] || { echo "no SDT-LISTING line in the guest log"; agree=0; }
@@ -168,14 +205,27 @@ if [ -f "$glog" ]; then
 	if [ $agree = 1 ]; then pass "host/sdt-listing-counts"; else failt "host/sdt-listing-counts"; fi
 fi
 
-case $guest_rc in
-0) ;;
-1) grep -q '^FAIL ' "$results" || failt "guest/job (exit status 1)" ;;
-3) failt "guest/no-kernel-splat" ;;
-124) failt "guest/timeout" ;;
-*) failt "guest/boot (status $guest_rc)" ;;
-esac
-[ $guest_rc = 3 ] || [ ! -f "$glog" ] || pass "guest/no-kernel-splat"
+# Every test there is gives a result: the host tests and the guest's shell
+# tests (one file each), the steps of the markers.enable= boot, and the
+# KUnit suites of harness/expected-tests. One that gives none (a module
+# that did not load, a test the job never reached) fails, named.
+expect_result() {
+	grep -Eq "^(PASS|FAIL|SKIP) $1( |/|\$)" "$results" || failt "$1 (no result)"
+}
+for t in "$TOP"/harness/host-tests/*.sh; do
+	expect_result "host/$(basename "$t" .sh)"
+done
+if [ $guest_ran = 1 ]; then
+	for t in "$TOP"/harness/guest/tests/*.sh; do
+		expect_result "guest/$(basename "$t" .sh)"
+	done
+	for s in $(sed -n 's/^t \([A-Za-z0-9_]*\)$/\1/p' "$TOP/harness/guest/boot-param.sh"); do
+		expect_result "guest/boot-param/$s"
+	done
+	for s in $(awk '$1 == "kunit" { for (i = 3; i <= NF; i++) print $i }' "$TOP/harness/expected-tests"); do
+		expect_result "kunit/$s"
+	done
+fi
 
 npass=$(grep -c '^PASS ' "$results")
 nfail=$(grep -c '^FAIL ' "$results")
@@ -186,4 +236,4 @@ if [ "$nskip" -gt 0 ]; then
 else
 	echo "$npass passed, $nfail failed"
 fi
-[ "$nfail" = 0 ] && [ "$npass" -gt 0 ] && [ "$guest_rc" = 0 ]
+[ "$nfail" = 0 ] && [ "$npass" -gt 0 ] && [ "$guest_rc" = 0 ] && [ "$bp_rc" = 0 ]

@@ -44,16 +44,76 @@ KMAKE=(make -C "$KSRC" O="$KOBJ" ARCH=x86_64 "${KCC[@]}" HOSTCC="ccache gcc" -j"
 say() { printf '%s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# What a kernel splat looks like on the console: Oops, BUG, WARNING,
+# lockdep, an RCU stall, KASAN, UBSAN, a kmemleak report, debugobjects.
+SPLAT='Oops|BUG:|WARNING:|kernel BUG at|general protection fault|Kernel panic|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|detected stalls? on CPU|self-detected stall|rcu: INFO:|KASAN:|UBSAN:|unreferenced object 0x|ODEBUG:|kmemleak: .*(error|failed|disabled)'
+
+# console_scan LOG: whether the console log of a boot (harness/run.sh)
+# shows a clean, complete run, whatever ended the boot. Says on stdout
+# what is wrong and returns 1 when
+#  - the log is missing or empty;
+#  - a line shows a kernel splat (all such lines in LOG.splats);
+#  - the end line "<<< MARKERS-GUEST-END status=N >>>" is missing: the
+#    guest panicked, hung or was killed before the end of its job, and
+#    what its kernel would have said after the last line is unknown;
+#  - the kernel log dump that the guest's init prints before the end line
+#    is missing, or does not begin with the kernel's first line ("Linux
+#    version"): the log buffer wrapped and lost messages before the dump,
+#    so the scan cannot vouch for them. The guest boots with a log buffer
+#    (log_buf_len in run.sh) far larger than a run logs, so that the dump
+#    holds the whole boot, warnings and all, whatever the console's
+#    loglevel let through.
+console_scan() {
+	local log=$1 bad=0 head
+	if [ ! -s "$log" ]; then
+		echo "no console log: $log"
+		return 1
+	fi
+	if grep -aEn "$SPLAT" "$log" | grep -av 'MARKERS-TEST' > "$log.splats"; then
+		echo "kernel splat in the console log ($log):"
+		head -n 20 "$log.splats"
+		bad=1
+	else
+		rm -f "$log.splats"
+	fi
+	if ! grep -aq '<<< MARKERS-GUEST-END status=[0-9]* >>>' "$log"; then
+		echo "no end line in $log: the guest did not finish its job; its last lines:"
+		grep -av '^$' "$log" | tail -n 10
+		bad=1
+	fi
+	# The first lines of the dump (a console line may come in between).
+	head=$(sed -n '/<<< DMESG BEGIN >>>/,/<<< DMESG END >>>/p' "$log" | sed -n '2,4p')
+	if ! grep -aq '<<< DMESG END >>>' "$log"; then
+		echo "no complete kernel log dump in $log"
+		bad=1
+	elif ! printf '%s\n' "$head" | grep -aq 'Linux version '; then
+		echo "the kernel log wrapped before its dump in $log (messages lost): it begins with"
+		printf '%s\n' "$head" | head -n 1
+		bad=1
+	fi
+	return $bad
+}
+
 # The programs the guest tests run (harness/tools/*.c), built static on the
-# host into $B/tools; their paths in GUEST_TOOLS.
+# host into $B/tools; their paths in GUEST_TOOLS. Each is rebuilt when what
+# makes it changes, by content: its source, the compiler and its flags, and
+# the static C library linked into it (an upgraded libc.a is seen, a touched
+# source with the same bytes is not rebuilt).
 GUEST_TOOLS=
+GUEST_TOOLS_CFLAGS="-static -O2 -Wall -Wextra -Werror"
 guest_tools() {
-	local c t
+	local c t key
 	mkdir -p "$B/tools"
 	for c in "$TOP"/harness/tools/*.c; do
 		t=$B/tools/$(basename "$c" .c)
-		if [ ! -x "$t" ] || [ "$c" -nt "$t" ]; then
-			gcc -static -O2 -Wall -Wextra -Werror -o "$t" "$c" || return 1
+		key=$({ sha256sum < "$c"; echo "$GUEST_TOOLS_CFLAGS"; gcc --version
+			sha256sum < "$(gcc -print-prog-name=cc1)"
+			sha256sum < "$(gcc -print-file-name=libc.a)"; } | sha256sum | cut -d' ' -f1)
+		if [ ! -x "$t" ] || [ "$(cat "$t.key" 2>/dev/null)" != "$key" ]; then
+			rm -f "$t.key"
+			# shellcheck disable=SC2086
+			gcc $GUEST_TOOLS_CFLAGS -o "$t" "$c" || return 1
+			echo "$key" > "$t.key"
 		fi
 		GUEST_TOOLS="$GUEST_TOOLS $t"
 	done

@@ -7,6 +7,29 @@ fail() {
 	exit 1
 }
 
+# The kernel log of this test's own step. step_mark [WHAT] writes a line of
+# its own into the kernel log (through /dev/kmsg, at KERN_INFO: not on the
+# console); step_dmesg prints the kernel log after the last step_mark of
+# this test, or nothing, with an error, when that line is not there. A
+# test whose pass condition is a message in the kernel log greps
+# step_dmesg, not dmesg: an earlier test, a module loaded before or the
+# boot cannot have printed what it finds. Sourcing this file marks the
+# start of the test.
+# The tag ends with ':' (step 1 is not a prefix of step 10) and does not
+# start with '<', which busybox's dmesg strips as a level prefix.
+STEP_N=0
+step_mark() {
+	STEP_N=$((STEP_N + 1))
+	STEP_TAG="MARKERS-STEP ${0##*/} $$ $STEP_N:"
+	echo "<6>$STEP_TAG${1:+ $1}" > /dev/kmsg || fail "cannot write to /dev/kmsg"
+}
+step_dmesg() {
+	dmesg | awk -v tag="$STEP_TAG" 'found { print } index($0, tag) { found = 1 } END { exit !found }'
+	# 1: not found (awk killed by SIGPIPE from "grep -q" gives 141).
+	[ $? != 1 ] || { echo "  step_dmesg: no \"$STEP_TAG\" in the kernel log" >&2; return 1; }
+}
+step_mark
+
 # expect_eq WHAT GOT WANT
 expect_eq() {
 	[ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"

@@ -47,7 +47,8 @@ cat > "$tmp/off.c" <<'C'
 
 static int evaluated;
 
-static int side_effect(void)
+/* noinline: a call cannot hide in its caller, the symbol shows it. */
+static noinline int side_effect(void)
 {
 	return ++evaluated;
 }
@@ -65,13 +66,41 @@ static int __init off_init(void)
 module_init(off_init);
 MODULE_LICENSE("GPL");
 C
-echo 'obj-m := off.o' > "$tmp/Makefile"
+# The control: the same function, called. Its symbol must be there, or the
+# check below could not see an argument evaluated.
+cat > "$tmp/ctl.c" <<'C'
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/module.h>
+
+static int evaluated;
+
+static noinline int side_effect(void)
+{
+	return ++evaluated;
+}
+
+static int __init ctl_init(void)
+{
+	return side_effect() - 1;
+}
+
+module_init(ctl_init);
+MODULE_LICENSE("GPL");
+C
+echo 'obj-m := off.o ctl.o' > "$tmp/Makefile"
 # clang before 16 builds the kernel with -Wno-format unless W=1.
 make -C "$kdir" M="$tmp" "${KCC[@]}" ${LLVM:+W=1} modules > "$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }
 grep -Eq "off.c:.*format (.%d. expects argument of type .int.|specifies type 'int' but the argument has type 'char \*')" "$tmp/log" ||
 	{ echo "CONFIG_MARKERS=n: MARK() did not type-check its arguments"; cat "$tmp/log"; exit 1; }
-if objdump -d "$tmp/off.o" | grep -q 'side_effect'; then
-	echo "CONFIG_MARKERS=n: an argument was evaluated"; exit 1
+# evaluated OBJ: OBJ calls side_effect() (noinline: then its symbol is
+# there; GCC drops a static function nothing calls).
+evaluated() { nm "$1" | grep -qw side_effect; }
+evaluated "$tmp/ctl.o" ||
+	{ echo "the check is blind: no side_effect in ctl.o, which calls it"; nm "$tmp/ctl.o"; exit 1; }
+if evaluated "$tmp/off.o"; then
+	echo "CONFIG_MARKERS=n: an argument was evaluated (side_effect in off.o):"
+	nm "$tmp/off.o" | grep -w side_effect
+	exit 1
 fi
 for s in __markers .note.stapsdt; do
 	readelf -S "$tmp/off.o" | grep -q " $s" && { echo "CONFIG_MARKERS=n: $s emitted"; exit 1; }

@@ -5,8 +5,8 @@
 # committed reference, its --classes mode gives the kernel grammar's
 # answers, markers-diff flags incompatible formats, a corpus of 1,000
 # malformed ELF files (cuts and bit flips of real objects) gets exit status
-# 0 or 1 and never a crash or a hang, and a short libFuzzer run of the ELF
-# reader finds no crash.
+# 0 or 1 and never a crash or a hang. (The libFuzzer run of the ELF reader
+# is markers-fuzz.sh.)
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -110,26 +110,4 @@ done
 echo "malformed corpus: 1000 files, 2000 runs: $ok listed, $err rejected with an error, $bad crashed or hung"
 [ $bad = 0 ] || rc=1
 
-# 5. A short libFuzzer run of the ELF reader (clang from Debian).
-if command -v clang > /dev/null; then
-	fz=$B/fuzz
-	rm -rf "$fz"
-	mkdir -p "$fz/corpus"
-	cp "$KOBJ/samples/markers/sdt-example-c.o" "$KOBJ/samples/markers/marker-example.ko" "$fz/corpus/"
-	if clang -g -O1 -fsanitize=fuzzer,address,undefined -o "$fz/fuzz-markers-list" \
-		"$TOP/scripts/markers/fuzz-markers-list.c" "$TOP/scripts/markers/format.c" -lelf \
-		> "$fz/build.log" 2>&1; then
-		(cd "$fz" && ASAN_OPTIONS=detect_leaks=0 timeout 120 ./fuzz-markers-list -detect_leaks=0 \
-			-max_total_time=${FUZZ_SECONDS:-20} -rss_limit_mb=1024 -seed=1 corpus > run.log 2>&1)
-		st=$?
-		runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$fz/run.log")
-		crashes=$(ls "$fz"/crash-* "$fz"/timeout-* "$fz"/oom-* 2>/dev/null | wc -l)
-		echo "libFuzzer: ${runs:-?} execs in ${FUZZ_SECONDS:-20} s, $crashes crash(es), status $st"
-		[ "$st" = 0 ] && [ "$crashes" = 0 ] || { tail -n 20 "$fz/run.log"; rc=1; }
-	else
-		cat "$fz/build.log"; rc=1
-	fi
-else
-	echo "libFuzzer: no clang, skipped"
-fi
 exit $rc

@@ -86,7 +86,7 @@ static int inconsistent(void)
 	return atoi(buf);
 }
 
-#define MAX_CACHES	512
+#define MAX_CACHES	1024
 
 /* Bytes in objects of each cache, in glob order; their sum. */
 static long cache_bytes[MAX_CACHES];
@@ -145,27 +145,32 @@ static long slab_kb_once(long *bytes, const long *before)
 		close(fd);
 	}
 	sleep(1);
-	if (!glob("/sys/kernel/slab/*", 0, NULL, &g)) {
-		for (i = 0; i < g.gl_pathc && i < MAX_CACHES; i++) {
-			snprintf(path, sizeof(path), "%s/shrink", g.gl_pathv[i]);
-			fd = open(path, O_WRONLY);
-			if (fd >= 0) {
-				if (write(fd, "1", 1) < 0)
-					perror(path);
-				close(fd);
-			}
-			bytes[i] = read_long(g.gl_pathv[i], "objects") *
-				   read_long(g.gl_pathv[i], "object_size");
-			if (before && bytes[i] - before[i] > 16384)
-				fprintf(stderr, "slab: %s grew by %ld bytes\n",
-					g.gl_pathv[i], bytes[i] - before[i]);
-			if (!lstat(g.gl_pathv[i], &st) && !S_ISLNK(st.st_mode) &&
-			    !debug_cache(g.gl_pathv[i]) &&
-			    !read_long(g.gl_pathv[i], "reclaim_account"))
-				sum += bytes[i];
-		}
-		globfree(&g);
+	/* No cache to read is no measure, not an empty slab: fail. */
+	if (glob("/sys/kernel/slab/*", 0, NULL, &g) || !g.gl_pathc ||
+	    g.gl_pathc > MAX_CACHES) {
+		fprintf(stderr, "/sys/kernel/slab: no cache, or more than %d: slab usage not measured\n",
+			MAX_CACHES);
+		exit(1);
 	}
+	for (i = 0; i < g.gl_pathc; i++) {
+		snprintf(path, sizeof(path), "%s/shrink", g.gl_pathv[i]);
+		fd = open(path, O_WRONLY);
+		if (fd >= 0) {
+			if (write(fd, "1", 1) < 0)
+				perror(path);
+			close(fd);
+		}
+		bytes[i] = read_long(g.gl_pathv[i], "objects") *
+			   read_long(g.gl_pathv[i], "object_size");
+		if (before && bytes[i] - before[i] > 16384)
+			fprintf(stderr, "slab: %s grew by %ld bytes\n",
+				g.gl_pathv[i], bytes[i] - before[i]);
+		if (!lstat(g.gl_pathv[i], &st) && !S_ISLNK(st.st_mode) &&
+		    !debug_cache(g.gl_pathv[i]) &&
+		    !read_long(g.gl_pathv[i], "reclaim_account"))
+			sum += bytes[i];
+	}
+	globfree(&g);
 	return sum / 1024;
 }
 

@@ -5,7 +5,7 @@
 . /harness/lib.sh
 
 L=/sys/kernel/debug/markers/list
-hits() { dmesg | grep -c "probe_example: $1:"; }
+hits() { step_dmesg | grep -c "probe_example: $1:"; }
 site() { grep "^$1 " $L; }
 trigger() { cat /proc/marker-example > /dev/null; }
 loaded() { grep -q "^$1 " /proc/modules; }
@@ -30,7 +30,7 @@ site subsys_read | grep -q ' dormant 0 ' || fail "other name armed: $(site subsy
 n=$(hits subsys_open)
 trigger
 expect_eq "hits after one open" "$(hits subsys_open)" "$((n + 1))"
-dmesg | grep "probe_example: subsys_open: pid [0-9]* comm cat" > /dev/null || fail "probe output"
+step_dmesg | grep "probe_example: subsys_open: pid [0-9]* comm cat" > /dev/null || fail "probe output"
 
 rmmod marker_example || fail "rmmod marker_example with a probe armed"
 grep -q '^subsys_open mark' $L && fail "sites still listed after rmmod"
@@ -74,7 +74,7 @@ rmmod probe_example
 probe_example name=subsys_expensive format= || fail "probe with any format"
 site subsys_expensive | grep -q '^subsys_expensive guard "" .* armed 1 ' || fail "guard not armed"
 trigger
-dmesg | grep -q "probe_example: subsys_expensive: reader cat/[0-9]*" || fail "guarded marker output"
+step_dmesg | grep -q "probe_example: subsys_expensive: reader cat/[0-9]*" || fail "guarded marker output"
 rmmod probe_example
 site subsys_expensive | grep -q ' armed ' && fail "guard still armed"
 
@@ -83,7 +83,7 @@ rmmod marker_example
 probe_example name=subsys_read 'format="%d"' || fail "pending probe with another format"
 modprobe marker-example || fail "marker-example with a mismatching probe pending"
 site subsys_read | grep -q ' mismatch 1 ' || fail "no mismatch state: $(site subsys_read)"
-dmesg | grep -q "markers: subsys_read at .* does not match its probes" || fail "no mismatch warning"
+step_dmesg | grep -q "markers: subsys_read at .* does not match its probes" || fail "no mismatch warning"
 n=$(hits subsys_read)
 trigger
 expect_eq "hits of a mismatching site" "$(hits subsys_read)" "$n"

@@ -10,7 +10,7 @@ grep -q '^module_free mark "name %s" free_module+' $L || fail "module_free listi
 probe_example name=module_live 'format="name %s text %u"' || fail "probe on module_live"
 grep -q '^module_live .* armed 1 ' $L || fail "module_live not armed"
 modprobe marker-example || fail "modprobe marker-example"
-dmesg | grep -q "probe_example: module_live: name marker_example text [1-9][0-9]*$" || fail "module_live output"
+step_dmesg | grep -q "probe_example: module_live: name marker_example text [1-9][0-9]*$" || fail "module_live output"
 rmmod marker_example
 rmmod probe_example
 grep -q '^module_live .* dormant 0 ' $L || fail "module_live not disarmed"

@@ -8,7 +8,7 @@
 L=/sys/kernel/debug/markers/list
 OPT=/proc/sys/debug/kprobes-optimization
 MECH=/sys/kernel/debug/markers/sdt_mechanism
-hits() { dmesg | grep -c "sdt_probe_example: $1"; }
+hits() { step_dmesg | grep -c "sdt_probe_example: $1"; }
 
 grep -q '^module:live sdt "8@%r[a-z0-9]*" do_init_module+' $L || fail "vmlinux SDT site: $(grep module:live $L)"
 modprobe sdt-example || fail "modprobe sdt-example"
@@ -27,8 +27,8 @@ grep -q '^sdt_example:types .* call 1 ' $L || fail "not a call: $(grep sdt_examp
 n=$(hits "sdt_example:types")
 cat /proc/sdt-example
 expect_eq "types hits" "$(hits "sdt_example:types")" "$((n + 1))"
-dmesg | grep -q "sdt_probe_example: sdt_example:types arg0=-1 arg1=255 arg2=-2 arg3=65535 arg4=-3 arg5=4294967294 arg6=-4 arg7=-1$" ||
-	fail "decoded arguments: $(dmesg | grep 'sdt_example:types arg' | tail -n 1)"
+step_dmesg | grep -q "sdt_probe_example: sdt_example:types arg0=-1 arg1=255 arg2=-2 arg3=65535 arg4=-3 arg5=4294967294 arg6=-4 arg7=-1$" ||
+	fail "decoded arguments: $(step_dmesg | grep 'sdt_example:types arg' | tail -n 1)"
 # A kprobe on a site is refused with EBUSY, armed or dormant: the site
 # is reserved for as long as it exists.
 at=$(grep '^sdt_example:types ' $L | sed 's/.*" \([^ ]*\)\/0x[0-9a-f]* .*/\1/')
@@ -45,14 +45,15 @@ write_expect_err $MECH 'jump' 'Invalid argument'
 
 # Optimized kprobes.
 echo kprobe > $MECH || fail "switch to kprobes"
+step_mark "optimized kprobes"
 sdt_probe_example name=types nargs=8 || fail "attach to types"
 wait_listing sdt_example:types ' optimized 1 ' || fail "not optimized: $(grep sdt_example:types $L)"
 n=$(hits "sdt_example:types")
 cat /proc/sdt-example
 expect_eq "types hits" "$(hits "sdt_example:types")" "$((n + 1))"
-dmesg | grep "sdt_probe_example: sdt_example:types arg" | tail -n 1 |
+step_dmesg | grep "sdt_probe_example: sdt_example:types arg" | tail -n 1 |
 	grep -q "arg0=-1 arg1=255 arg2=-2 arg3=65535 arg4=-3 arg5=4294967294 arg6=-4 arg7=-1$" ||
-	fail "decoded arguments: $(dmesg | grep 'sdt_example:types arg' | tail -n 1)"
+	fail "decoded arguments: $(step_dmesg | grep 'sdt_example:types arg' | tail -n 1)"
 rmmod sdt_probe_example
 
 # int3 kprobes: optimization off.
@@ -60,8 +61,8 @@ echo 0 > $OPT || fail "kprobes-optimization off"
 sdt_probe_example name=read nargs=5 || fail "attach to read"
 wait_listing sdt_example:read ' kprobe 1 ' || fail "not an int3 kprobe: $(grep sdt_example:read $L)"
 cat /proc/sdt-example
-dmesg | grep -q "sdt_probe_example: sdt_example:read arg0=[0-9]* arg1=-\?[0-9]* arg2=[0-9]* arg3=0 arg4=-[0-9]*$" ||
-	fail "read arguments: $(dmesg | grep 'sdt_example:read arg' | tail -n 1)"
+step_dmesg | grep -q "sdt_probe_example: sdt_example:read arg0=[0-9]* arg1=-\?[0-9]* arg2=[0-9]* arg3=0 arg4=-[0-9]*$" ||
+	fail "read arguments: $(step_dmesg | grep 'sdt_example:read arg' | tail -n 1)"
 echo 1 > $OPT
 wait_listing sdt_example:read ' optimized 1 ' || fail "not optimized after re-enabling: $(grep sdt_example:read $L)"
 
@@ -80,11 +81,11 @@ rmmod sdt_probe_example
 # Inline asm and .S sites, any count.
 sdt_probe_example name=in_asm || fail "attach to in_asm"
 cat /proc/sdt-example
-dmesg | grep -q "sdt_probe_example: sdt_example:in_asm arg0=[0-9]* arg1=[0-9]*$" || fail "in_asm output"
+step_dmesg | grep -q "sdt_probe_example: sdt_example:in_asm arg0=[0-9]* arg1=[0-9]*$" || fail "in_asm output"
 rmmod sdt_probe_example
 sdt_probe_example name=from_asm nargs=2 || fail "attach to from_asm"
 cat /proc/sdt-example
-dmesg | grep -q "sdt_probe_example: sdt_example:from_asm arg0=[0-9]* arg1=42$" || fail "from_asm output"
+step_dmesg | grep -q "sdt_probe_example: sdt_example:from_asm arg0=[0-9]* arg1=42$" || fail "from_asm output"
 rmmod sdt_probe_example
 
 # A count mismatch: EPERM, listing unchanged.

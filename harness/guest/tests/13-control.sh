@@ -43,7 +43,7 @@ ctl 'enable name sdt_example:r* provider sdt_example; enable name *:from_asm to 
 cat /proc/sdt-example
 grep -q 'sdt_example:read arg0=[0-9]* arg1=-\?[0-9]* arg2=[0-9]* arg3=0 arg4=-[0-9]*$' $T ||
 	fail "SDT trace line"
-dmesg | grep -q 'markers: sdt_example:from_asm arg0=[0-9]* arg1=42$' || fail "SDT printk line"
+step_dmesg | grep -q 'markers: sdt_example:from_asm arg0=[0-9]* arg1=42$' || fail "SDT printk line"
 ctl 'disable name sdt_example:*' || fail "SDT disable"
 
 # Module filter: only names with a site in that module.

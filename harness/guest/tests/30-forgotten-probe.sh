@@ -14,10 +14,12 @@ grep '^subsys_open ' $L | grep -q ' armed 1 ' || fail "subsys_open not armed: $(
 wait_listing sdt_example:read ' call 1 ' || fail "sdt_example:read not armed: $(grep sdt_example:read $L)"
 cat /proc/marker-example /proc/sdt-example > /dev/null
 
+# Only what the unload printed counts (step_dmesg), not an earlier message.
+step_mark "rmmod markers_forgetful"
 rmmod markers_forgetful || fail "rmmod markers_forgetful"
-dmesg | grep -q 'markers: module markers_forgetful left probe forgetful_probe \[markers_forgetful\] attached to subsys_open; detaching it' ||
-	fail "no error for the MARK() probe: $(dmesg | grep 'left probe')"
-dmesg | grep -q 'markers: module markers_forgetful left probe forgetful_sdt_probe \[markers_forgetful\] attached to sdt_example:read; detaching it' ||
+step_dmesg | grep -q 'markers: module markers_forgetful left probe forgetful_probe \[markers_forgetful\] attached to subsys_open; detaching it' ||
+	fail "no error for the MARK() probe: $(step_dmesg | grep 'left probe')"
+step_dmesg | grep -q 'markers: module markers_forgetful left probe forgetful_sdt_probe \[markers_forgetful\] attached to sdt_example:read; detaching it' ||
 	fail "no error for the SDT probe"
 grep '^subsys_open ' $L | grep -q ' dormant 0 ' || fail "subsys_open still armed: $(grep '^subsys_open ' $L)"
 wait_listing sdt_example:read ' dormant 0 ' || fail "sdt_example:read still armed: $(grep sdt_example:read $L)"

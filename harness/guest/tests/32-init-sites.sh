@@ -25,9 +25,10 @@ rmmod probe_example sdt_probe_example
 probe_example name=fixture_init 'format="value %d"' || fail "pending probe on fixture_init"
 sdt_probe_example provider=fixture name=init nargs=1 || fail "pending SDT probe on fixture:init"
 sdt_probe_example provider=fixture name=init_bad 2> /dev/null && fail "a second sdt_probe_example loaded"
+step_mark "insmod markers_fixture"
 insmod $M/markers_fixture.ko value=7 || fail "insmod markers_fixture"
-dmesg | grep -q 'probe_example: fixture_init: value 7$' || fail "fixture_init did not fire in init"
-dmesg | grep -q 'sdt_probe_example: fixture:init arg0=7$' || fail "fixture:init did not fire in init"
+step_dmesg | grep -q 'probe_example: fixture_init: value 7$' || fail "fixture_init did not fire in init"
+step_dmesg | grep -q 'sdt_probe_example: fixture:init arg0=7$' || fail "fixture:init did not fire in init"
 # ... and are gone once the module is live.
 for s in 'fixture_init mark' 'fixture:init sdt' 'fixture:init_bad sdt'; do
 	grep "^$s " $L | grep -q ' gone ' || fail "$s: $(grep "^$s " $L)"

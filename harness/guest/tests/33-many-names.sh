@@ -22,12 +22,14 @@ echo "two E2BIG writes over 5000 names: ${dt}s"
 cmp -s $C /tmp/c0 || fail "a refused write changed the state"
 
 echo 'enable name many_m1[0-4]* to printk' > $C || fail "enable 500 names"
+step_mark "fire, armed"
 echo 1 > $F
-dmesg | grep -q 'markers_many: 500 of the many guards armed' || fail "not 500 armed: $(dmesg | grep guards | tail -n 1)"
+step_dmesg | grep -q 'markers_many: 500 of the many guards armed' || fail "not 500 armed: $(step_dmesg | grep guards | tail -n 1)"
 gp_count_start sh
 echo 'disable name many_m1[0-4]*' > $C || fail "disable many_m1[0-4]*"
 expect_eq "grace periods for 500 detachments" "$(gp_count)" 1
+step_mark "fire, disarmed"
 echo 1 > $F
-dmesg | grep 'guards armed' | tail -n 1 | grep -q ' 0 of the many' || fail "still armed"
+step_dmesg | grep 'guards armed' | tail -n 1 | grep -q ' 0 of the many' || fail "still armed: $(step_dmesg | grep guards)"
 rmmod markers_many
 exit 0

@@ -6,8 +6,22 @@
 # FAULT_LOADS loads of a module with sites alternating with control-file
 # writes (module-churn). Every call succeeds or fails with an error,
 # detaching never fails, and the registry agrees with the text and kprobes
-# after each.
+# after each. Each part injects failures of its own, or it tested nothing:
+# failslab's and fail_page_alloc's "times" count down from 1000000 with
+# every failure injected, and are reset before each part.
 . /harness/lib.sh
+
+FI=/sys/kernel/debug
+# injected_reset: the countdown of both back to 1000000.
+injected_reset() {
+	for d in failslab fail_page_alloc; do
+		echo 1000000 > $FI/$d/times || fail "reset $d/times"
+	done
+}
+# injected: the failures injected since injected_reset, of both.
+injected() {
+	echo $(( 2000000 - $(cat $FI/failslab/times) - $(cat $FI/fail_page_alloc/times) ))
+}
 
 M=/lib/modules/$(uname -r)/kernel/kernel/markers/tests
 S=/sys/kernel/debug/markers_stress
@@ -26,24 +40,28 @@ echo N > /sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem
 echo 0 > /sys/kernel/debug/fail_page_alloc/min-order
 
 # The file is opened before allocations may fail: only the run may.
+injected_reset
 ( exec 3> $S/fault; echo 1 > /proc/self/make-it-fail; echo ${FAULT_CALLS:-500} >&3 ) ||
 	fail "fault run"
+n1=$(injected)
 r=$(cat $S/fault)
 echo "$r"
+echo "failures injected in the calls: $n1"
 echo "$r" | grep -q "^fault calls ${FAULT_CALLS:-500} failed [0-9]* bad 0 inconsistent 0$" || fail "$r"
+[ "$n1" -gt 0 ] || fail "no failure injected in the calls"
 # A module load allocates a few hundred times: fail one in a hundred.
-echo 1 > /sys/kernel/debug/failslab/probability
-echo 1 > /sys/kernel/debug/fail_page_alloc/probability
+echo 1 > $FI/failslab/probability
+echo 1 > $FI/fail_page_alloc/probability
+injected_reset
 r2=$(/extra/module-churn $M/markers_churn.ko markers_churn churn ${FAULT_LOADS:-50} fault 2>&1) ||
 	fail "module-churn under fault injection: $r2"
-echo "$r2"
-injected=0
+n2=$(injected)
 for d in failslab fail_page_alloc; do
-	injected=$((injected + 1000000 - $(cat /sys/kernel/debug/$d/times)))
-	echo 0 > /sys/kernel/debug/$d/probability
+	echo 0 > $FI/$d/probability
 done
-echo "failures injected: $injected"
-[ $injected -gt 0 ] || fail "no failure injected"
+echo "$r2"
+echo "failures injected in the module loads: $n2"
+[ "$n2" -gt 0 ] || fail "no failure injected in the module loads"
 expect_eq "inconsistent sites at the end" "$(cat $S/check)" 0
 rmmod markers_stress
 exit 0
