@@ -16,17 +16,17 @@ grep '^sdt_example:types ' $C | grep -q ' mismatch 1 ' || fail "site armed despi
 # The control file's printk probe (P2) takes any number of arguments.
 echo 'enable name sdt_example:types to printk' > $C || fail "enable sdt_example:types"
 grep '^sdt_example:types ' $C | grep -q ' mismatch 2 ' || fail "site armed despite P1: $(grep sdt_example:types $C)"
-dmesg -c > /dev/null
+step_mark
 cat /proc/sdt-example > /dev/null
-dmesg | grep -q 'sdt_example:types' && fail "a dormant site fired"
+step_dmesg | grep -q 'sdt_example:types' && fail "a dormant site fired"
 
 # Detach P1: the site takes P2 alone, and is armed by call.
 rmmod sdt_probe_example || fail "rmmod sdt_probe_example"
-dmesg | grep -q 'WARNING' && fail "detach warned: $(dmesg | grep -A3 WARNING)"
+step_dmesg | grep -q 'WARNING' && fail "detach warned: $(step_dmesg | grep -A3 WARNING)"
 wait_listing sdt_example:types ' call 1 ' || fail "site not armed after the detach: $(grep sdt_example:types $C)"
-dmesg -c > /dev/null
+step_mark
 cat /proc/sdt-example > /dev/null
-expect_eq "sdt_example:types lines" "$(dmesg | grep -c 'markers: sdt_example:types arg0=-1 arg1=255 arg2=-2 arg3=65535 arg4=-3 arg5=4294967294 arg6=-4 arg7=-1$')" "1"
+expect_eq "sdt_example:types lines" "$(step_dmesg | grep -c 'markers: sdt_example:types arg0=-1 arg1=255 arg2=-2 arg3=65535 arg4=-3 arg5=4294967294 arg6=-4 arg7=-1$')" "1"
 
 echo 'disable name sdt_example:types' > $C || fail "disable"
 wait_listing sdt_example:types ' dormant 0 ' || fail "not disarmed: $(grep sdt_example:types $C)"

@@ -7,9 +7,9 @@
 
 C=/sys/kernel/debug/markers/control
 echo 'enable name module:live to printk' > $C || fail "enable module:live to printk"
-dmesg -c > /dev/null
+step_mark
 modprobe marker-example || fail "modprobe marker-example"
-line=$(dmesg | grep 'markers: module:live arg0=')
+line=$(step_dmesg | grep 'markers: module:live arg0=')
 echo 'disable name module:live' > $C || fail "disable module:live"
 rmmod marker_example
 [ -n "$line" ] || fail "no module:live line"

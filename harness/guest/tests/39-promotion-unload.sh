@@ -17,20 +17,20 @@ insmod $M/markers_delay.ko delay_ms=2000 || fail "insmod markers_delay"
 
 # The detach leaves probe-example alone: a promotion, 2 s after the
 # grace period. The module goes meanwhile.
-dmesg -c > /dev/null
+step_mark
 (echo 'disable name subsys_open' > $C; echo "detach $?" > /tmp/detach) &
 sleep 1
 rmmod marker_example || fail "rmmod marker_example in the window"
 wait
 expect_eq "detach" "$(cat /tmp/detach)" "detach 0"
-dmesg | grep -Eq 'BUG|KASAN|Oops|WARNING' && fail "splat: $(dmesg | grep -E -A5 'BUG|KASAN|Oops|WARNING' | head -n 8)"
+step_dmesg | grep -Eq 'BUG|KASAN|Oops|WARNING' && fail "splat: $(step_dmesg | grep -E -A5 'BUG|KASAN|Oops|WARNING' | head -n 8)"
 grep -q '^subsys_open - "" - pending 1 ' $L || fail "probe-example not pending: $(grep subsys_open $L)"
 
 # The sites come back: direct, with the one probe left, firing once.
 modprobe marker-example || fail "modprobe marker-example again"
 grep '^subsys_open ' $L | grep -q ' armed 1 ' || fail "not armed: $(grep '^subsys_open ' $L)"
-n=$(dmesg | grep -c 'probe_example: subsys_open')
+n=$(step_dmesg | grep -c 'probe_example: subsys_open')
 cat /proc/marker-example > /dev/null
-expect_eq "probe-example hits" "$(dmesg | grep -c 'probe_example: subsys_open')" "$((n + 1))"
+expect_eq "probe-example hits" "$(step_dmesg | grep -c 'probe_example: subsys_open')" "$((n + 1))"
 rmmod markers_delay probe_example marker_example
 exit 0

@@ -19,9 +19,9 @@ gp_count_start sh
 echo 'enable name subsys_read to printk' > $C || fail "enable subsys_read again"
 expect_eq "grace periods to arm subsys_read again" "$(gp_count)" 1
 grep '^subsys_read ' $L | grep -q ' armed 1 ' || fail "not armed: $(grep '^subsys_read ' $L)"
-dmesg -c > /dev/null
+step_mark
 cat /proc/marker-example > /dev/null
-dmesg | grep -q 'markers: subsys_read: ' || fail "no subsys_read line"
+step_dmesg | grep -q 'markers: subsys_read: ' || fail "no subsys_read line"
 echo 'disable name subsys_read' > $C || fail "disable subsys_read"
 rmmod marker_example
 exit 0
