@@ -90,10 +90,12 @@ boot_verdict() {
 }
 
 # 3. The guest: KUnit + integration tests in one boot, then a second, short
-#    boot with markers.enable= on the command line. Each is judged whole.
+#    boot with markers.enable= on the command line, and a third with call
+#    depth tracking (retbleed=stuff). Each is judged whole.
 glog=$LOGS/check-guest.log
 blog=$LOGS/boot-param-guest.log
-guest_rc=0 bp_rc=0 guest_ran=0
+slog=$LOGS/retbleed-stuff-guest.log
+guest_rc=0 bp_rc=0 st_rc=0 guest_ran=0
 if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/arch/x86/boot/bzImage" ]; then
 	guest_ran=1
 	# The guest's test programs: static host binaries.
@@ -103,8 +105,12 @@ if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/arch/x86/boot/bzImage" ]; then
 	GUEST_APPEND="markers.enable=module_*,subsys_open,sdt_example:read,[bad" \
 		"$TOP/harness/run.sh" -c -t 300 -l "$blog" \
 		"$TOP/harness/guest/boot-param.sh" > "$LOGS/boot-param-run.txt" 2>&1 || bp_rc=$?
+	# A third: call depth tracking (retbleed=stuff) and the SDT suite.
+	GUEST_APPEND="retbleed=force,stuff spectre_v2=retpoline" \
+		"$TOP/harness/run.sh" -c -t 300 -l "$slog" \
+		"$TOP/harness/guest/retbleed-stuff.sh" > "$LOGS/retbleed-stuff-run.txt" 2>&1 || st_rc=$?
 else
-	guest_rc=1 bp_rc=1
+	guest_rc=1 bp_rc=1 st_rc=1
 	echo "no kernel image: the build failed"
 	failt "guest (not run: no kernel image)"
 fi
@@ -177,6 +183,15 @@ PY
 	done
 	[ "$bp_rc" = 0 ] || tail -n 30 "$LOGS/boot-param-run.txt"
 	boot_verdict guest/boot-param "$bp_rc" "$blog" "$since"
+
+	# The retbleed=stuff boot, the same way.
+	since=$(grep -c '^FAIL ' "$results")
+	grep -a '^MARKERS-TEST: ' "$slog" 2>/dev/null | while read -r _ st name; do
+		echo "$st guest/retbleed-stuff/$name" >> "$results"
+		echo "$st: guest/retbleed-stuff/$name"
+	done
+	[ "$st_rc" = 0 ] || tail -n 30 "$LOGS/retbleed-stuff-run.txt"
+	boot_verdict guest/retbleed-stuff "$st_rc" "$slog" "$since"
 fi
 # The host tests, once they are done.
 wait "$host_pid"
@@ -221,6 +236,9 @@ if [ $guest_ran = 1 ]; then
 	done
 	for s in $(sed -n 's/^t \([A-Za-z0-9_]*\)$/\1/p' "$TOP/harness/guest/boot-param.sh"); do
 		expect_result "guest/boot-param/$s"
+	done
+	for s in $(sed -n 's/^t \([A-Za-z0-9_]*\)$/\1/p' "$TOP/harness/guest/retbleed-stuff.sh"); do
+		expect_result "guest/retbleed-stuff/$s"
 	done
 	for s in $(awk '$1 == "kunit" { for (i = 3; i <= NF; i++) print $i }' "$TOP/harness/expected-tests"); do
 		expect_result "kunit/$s"
