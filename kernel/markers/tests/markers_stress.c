@@ -14,7 +14,9 @@
  *		sdt_set_probe(). Half the names keep a second probe attached
  *		throughout, so that their sites stay patched; the others are
  *		patched and unpatched at each cycle. Every probe checks, at each
- *		call, that its detach has not returned yet. Read: the result.
+ *		call, that its detach has not returned yet ("late"), and each
+ *		detach that no call of the probe is still running when it
+ *		returns ("running"). Read: the result.
  * fault	write CALLS: that many attach or detach calls on the same names
  *		from the writing task, which the shell lets fail allocations
  *		(/proc/self/make-it-fail, failslab, fail_page_alloc). Each call
@@ -55,6 +57,8 @@ struct stress_slot {
 	int live;		/* 1 from before attaching until detach returns */
 	atomic_t calls;
 	atomic_t late;		/* calls after detach returned */
+	atomic_t inflight;	/* calls of the storm's probe running now */
+	atomic_t running;	/* ... seen running when detach returned */
 };
 
 static struct stress_slot slots[STRESS_SLOTS] = {
@@ -102,21 +106,32 @@ static noinline void stress_fire(int v, unsigned long w)
 
 /* --- Probes ----------------------------------------------------------- */
 
-static void stress_enter(struct stress_slot *s)
+/*
+ * A call of the storm's probe: late if its detach has returned already,
+ * and in flight until it returns. It lingers, so that a detach that
+ * returned without waiting for it would find it still running.
+ */
+static void stress_run(struct stress_slot *s)
 {
+	int i;
+
+	atomic_inc(&s->inflight);
 	atomic_inc(&s->calls);
 	if (!READ_ONCE(s->live))
 		atomic_inc(&s->late);
+	for (i = 0; i < 500; i++)
+		cpu_relax();
+	atomic_dec(&s->inflight);
 }
 
 static void stress_probe(void *data, const char *fmt, va_list *args)
 {
-	stress_enter(data);
+	stress_run(data);
 }
 
 static void stress_sdt_probe(void *data, const u64 *args, unsigned int n)
 {
-	stress_enter(data);
+	stress_run(data);
 }
 
 static void stress_anchor(void *data, const char *fmt, va_list *args)
@@ -156,6 +171,9 @@ static bool stress_toggle(struct stress_slot *s)
 	if (s->attached) {
 		if (stress_detach(s))
 			return false;
+		/* Returned: no CPU may still run the probe. */
+		if (atomic_read(&s->inflight))
+			atomic_inc(&s->running);
 		WRITE_ONCE(s->live, 0);
 		s->attached = false;
 		return true;
@@ -214,13 +232,15 @@ static int stress_storm(unsigned int cycles)
 {
 	struct stress_armer armers[STRESS_ARMERS] = {};
 	struct task_struct *firers[NR_CPUS] = {};
-	unsigned int i, cpu, done = 0, errors = 0, calls = 0, late = 0;
+	unsigned int i, cpu, done = 0, errors = 0, calls = 0, late = 0, running = 0;
 	int ret = 0;
 
 	for (i = 0; i < STRESS_SLOTS; i++) {
 		slots[i].anchored = anchored & BIT(i);
 		atomic_set(&slots[i].calls, 0);
 		atomic_set(&slots[i].late, 0);
+		atomic_set(&slots[i].inflight, 0);
+		atomic_set(&slots[i].running, 0);
 		if (slots[i].anchored && stress_anchor_set(&slots[i], true))
 			errors++;
 	}
@@ -267,10 +287,11 @@ stop:
 			errors++;
 		calls += atomic_read(&slots[i].calls);
 		late += atomic_read(&slots[i].late);
+		running += atomic_read(&slots[i].running);
 	}
 	snprintf(stress_result, sizeof(stress_result),
-		 "storm cycles %u calls %u late %u errors %u inconsistent %d\n",
-		 done, calls, late, errors, marker_check_consistency());
+		 "storm cycles %u calls %u late %u running %u errors %u inconsistent %d\n",
+		 done, calls, late, running, errors, marker_check_consistency());
 	return ret;
 }
 
