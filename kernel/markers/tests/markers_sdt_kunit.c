@@ -207,6 +207,7 @@ static noinline int sdt_c_nokprobe(int x)
 	SDT_PROBE(kunit, nokprobe_site, x);
 	return x;
 }
+
 NOKPROBE_SYMBOL(sdt_c_nokprobe);
 
 /* A site in a user access section: AC set, with SMAP. */
