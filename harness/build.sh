@@ -25,17 +25,9 @@ if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$KOBJ/.markers-config.stamp" 2>/dev/nul
 		{ tail -n 20 "$CLOG"; die "merge_config failed"; }
 	"${KMAKE[@]}" -s olddefconfig >> "$CLOG" 2>&1 ||
 		{ tail -n 20 "$CLOG"; die "olddefconfig failed"; }
-	# Every option of the fragment must have stuck, except, with LLVM=1,
-	# the return-thunk mitigations: Debian 12's clang 14 has no
-	# -mfunction-return=thunk-extern (CC_HAS_RETURN_THUNK wants clang 15).
+	# Every option of the fragments must have stuck.
 	bad=0
 	while IFS= read -r line; do
-		case "${LLVM:+llvm}:$line" in
-		llvm:CONFIG_MITIGATION_RETHUNK=y|llvm:CONFIG_MITIGATION_CALL_DEPTH_TRACKING=y)
-			grep -qxF "$line" "$KOBJ/.config" ||
-				say "config: $line needs clang 15, left out with LLVM=1"
-			continue ;;
-		esac
 		case "$line" in
 		CONFIG_*=n)
 			opt=${line%%=*}

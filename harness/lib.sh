@@ -21,13 +21,18 @@ bench)	SFX=-bench
 *)	echo "unknown FLAVOUR=$FLAVOUR" >&2; exit 1 ;;
 esac
 # LLVM=1 (make build LLVM=1, make check LLVM=1...): the same flavour built
-# with clang and the LLVM binutils, in build directories and logs of its
-# own, so the GCC kernel stays as it is.
+# with Debian's clang 19 and its LLVM binutils (first in PATH, for kbuild
+# and the host tests alike), in build directories and logs of its own, so
+# the GCC kernel stays as it is; with kCFI (markers-llvm.config), and with
+# __counted_by enforced by UBSAN bounds (6.12 turns it on for clang
+# 19.1.3 and later).
 KCC=(CC="ccache gcc")
 if [ -n "${LLVM:-}" ]; then
 	SFX=$SFX-llvm
 	LOGS=$B/logs-llvm
+	export PATH=/usr/lib/llvm-19/bin:$PATH
 	KCC=(LLVM=1 CC="ccache clang")
+	FRAGMENTS="$FRAGMENTS $CONFIGS/markers-llvm.config"
 fi
 KOBJ=$B/obj$SFX			# kbuild output directory (O=)
 MODROOT=$B/modroot$SFX		# modules_install root

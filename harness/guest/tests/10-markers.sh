@@ -20,7 +20,10 @@ cp $L /tmp/list.0
 modprobe marker-example || fail "modprobe marker-example"
 site subsys_open | grep -q '^subsys_open mark "pid %d comm %s" marker_example_open+0x[0-9a-f]*/0x[0-9a-f]* \[marker_example\] dormant 0 ' ||
 	fail "subsys_open listing: $(site subsys_open)"
-expect_eq "subsys_loop copies" "$(site subsys_loop | wc -l)" "1"
+# A loop of three: kept (GCC 12), or unrolled whole (clang 19). The exact
+# count per object is host/offline-counts' (markers-list on the .ko).
+n=$(site subsys_loop | wc -l)
+[ "$n" = 1 ] || [ "$n" = 3 ] || fail "subsys_loop copies: $n, want 1 or 3"
 site subsys_expensive | grep -q '^subsys_expensive guard "" ' || fail "guard site: $(site subsys_expensive)"
 site subsys_expensive | grep -q '^subsys_expensive mark "reader %s" ' || fail "guarded mark: $(site subsys_expensive)"
 
