@@ -89,6 +89,20 @@ boot_verdict() {
 	fi
 }
 
+# short_boot NAME STATUS LOG: the results of a short boot's steps (its
+# MARKERS-TEST lines), as guest/NAME/STEP, then the boot's verdict; its
+# output (LOGS/NAME-run.txt) when it failed.
+short_boot() {
+	local name=$1 rc=$2 log=$3 since st step
+	since=$(grep -c '^FAIL ' "$results")
+	grep -a '^MARKERS-TEST: ' "$log" 2>/dev/null | while read -r _ st step; do
+		echo "$st guest/$name/$step" >> "$results"
+		echo "$st: guest/$name/$step"
+	done
+	[ "$rc" = 0 ] || tail -n 30 "$LOGS/$name-run.txt"
+	boot_verdict "guest/$name" "$rc" "$log" "$since"
+}
+
 # 3. The guest: KUnit + integration tests in one boot, then a second, short
 #    boot with markers.enable= on the command line, and a third with call
 #    depth tracking (retbleed=stuff). Each is judged whole.
@@ -175,23 +189,9 @@ PY
 		sed '1d;$d' | wc -c) bytes (log_buf_len=8M: harness/run.sh)"
 	boot_verdict guest "$guest_rc" "$glog" "$since"
 
-	# The markers.enable= boot: its results, then the boot itself.
-	since=$(grep -c '^FAIL ' "$results")
-	grep -a '^MARKERS-TEST: ' "$blog" 2>/dev/null | while read -r _ st name; do
-		echo "$st guest/boot-param/$name" >> "$results"
-		echo "$st: guest/boot-param/$name"
-	done
-	[ "$bp_rc" = 0 ] || tail -n 30 "$LOGS/boot-param-run.txt"
-	boot_verdict guest/boot-param "$bp_rc" "$blog" "$since"
-
-	# The retbleed=stuff boot, the same way.
-	since=$(grep -c '^FAIL ' "$results")
-	grep -a '^MARKERS-TEST: ' "$slog" 2>/dev/null | while read -r _ st name; do
-		echo "$st guest/retbleed-stuff/$name" >> "$results"
-		echo "$st: guest/retbleed-stuff/$name"
-	done
-	[ "$st_rc" = 0 ] || tail -n 30 "$LOGS/retbleed-stuff-run.txt"
-	boot_verdict guest/retbleed-stuff "$st_rc" "$slog" "$since"
+	# The short boots: their steps' results, then each boot itself.
+	short_boot boot-param "$bp_rc" "$blog"
+	short_boot retbleed-stuff "$st_rc" "$slog"
 fi
 # The host tests, once they are done.
 wait "$host_pid"
