@@ -6,7 +6,8 @@ set -euo pipefail
 pkgs="linux-source-6.12 qemu-system-x86 busybox-static sparse libelf-dev
       ccache bc flex bison cpio libssl-dev python3 gcc make perl patch
       rsync xz-utils kmod git binutils clang libclang-rt-14-dev lld llvm elfutils
-      gdb trace-cmd python3-ply clang-19 lld-19 llvm-19 libclang-rt-19-dev"
+      gdb trace-cmd python3-ply clang-19 lld-19 llvm-19 libclang-rt-19-dev
+      dwarves linux-perf bpftrace"
 missing=
 for p in $pkgs; do
 	st=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
