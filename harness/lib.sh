@@ -36,7 +36,7 @@ if [ -n "${LLVM:-}" ]; then
 fi
 KOBJ=$B/obj$SFX			# kbuild output directory (O=)
 MODROOT=$B/modroot$SFX		# modules_install root
-GUEST=$B/guest$SFX		# initramfs images
+GUEST=${GUEST_DIR:-$B/guest$SFX}	# initramfs images (GUEST_DIR: a run of its own)
 TARBALL=${TARBALL:-$(ls -1 /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -n 1)}
 NPROC=$(nproc)
 # Overlay: what gets copied on top of the kernel tree.
