@@ -4,10 +4,12 @@
 # Boot the built kernel under QEMU (TCG) with a busybox initramfs and run
 # one job in it.
 #
-#   run.sh [-t SECONDS] [-l LOG] [-i] [-c] JOB.sh [EXTRA_FILE...]
+#   run.sh [-t SECONDS] [-l LOG] [-i] [-c] [-T] JOB.sh [EXTRA_FILE...]
 #
 # JOB.sh runs as /job.sh; EXTRA_FILEs appear under /extra/ (base names
-# kept); harness/guest/ is under /harness/. -i gives an interactive shell
+# kept); harness/guest/ is under /harness/. -T adds Debian's perf and
+# bpftrace with their libraries (a third image, of its own: 230 MB that
+# only the boots which run them unpack). -i gives an interactive shell
 # instead of a job. -c reuses the log of the last passing run when nothing
 # the guest sees has changed, by content (kernel, modules, busybox, init,
 # trace-cmd and its libraries, job, extra files, QEMU options, this script
@@ -20,14 +22,15 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-timeout=600 log=$LOGS/guest.log interactive=0 cache=0
-while getopts "t:l:ic" o; do
+timeout=600 log=$LOGS/guest.log interactive=0 cache=0 tools=0
+while getopts "t:l:icT" o; do
 	case $o in
 	t) timeout=$OPTARG ;;
 	l) log=$OPTARG ;;
 	i) interactive=1 ;;
 	c) cache=1 ;;
-	*) die "usage: run.sh [-t SECONDS] [-l LOG] [-i] [-c] JOB.sh [FILES...]" ;;
+	T) tools=1 ;;
+	*) die "usage: run.sh [-t SECONDS] [-l LOG] [-i] [-c] [-T] JOB.sh [FILES...]" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -88,6 +91,38 @@ if [ ! -f "$base" ] || [ "$(cat "$base.key" 2>/dev/null)" != "$bkey" ]; then
 	echo "$bkey" > "$base.key"
 fi
 
+# Tools image (-T): Debian's perf and bpftrace, with the shared libraries
+# they need, at their paths; rebuilt when one of them changed.
+# /usr/bin/perf is the real binary (linux-perf diverts Debian's wrapper
+# away from it).
+stock_tools="/usr/bin/perf /usr/bin/bpftrace"
+tools_inputs() {
+	for t in $stock_tools; do
+		echo "$t"
+		ldd "$t" | grep -o '/[^ ]*'
+	done | LC_ALL=C sort -u
+}
+timg=
+if [ $tools = 1 ]; then
+	for t in $stock_tools; do
+		[ -x "$t" ] || die "$t is missing (run 'make deps')"
+	done
+	timg=$GUEST/initramfs-tools.cpio
+	tkey=$({ tools_inputs | xargs sha256sum; sha256sum "$0"; } | sha256sum | cut -d' ' -f1)
+	if [ ! -f "$timg" ] || [ "$(cat "$timg.key" 2>/dev/null)" != "$tkey" ]; then
+		rm -f "$timg.key"
+		r=$GUEST/initramfs-tools
+		rm -rf "$r"
+		for f in $(tools_inputs); do
+			mkdir -p "$r$(dirname "$f")"
+			cp -L "$f" "$r$f"
+		done
+		(cd "$r" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$timg.tmp"
+		mv "$timg.tmp" "$timg"
+		echo "$tkey" > "$timg.key"
+	fi
+fi
+
 # Job image: the job, the harness' guest scripts, extra files.
 j=$GUEST/initramfs-job
 rm -rf "$j"
@@ -104,7 +139,7 @@ for f in "$@"; do
 	cp "$f" "$j/extra/"
 done
 (cd "$j" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$GUEST/initramfs-job.cpio"
-cat "$base" "$GUEST/initramfs-job.cpio" > "$GUEST/initrd.cpio"
+cat "$base" $timg "$GUEST/initramfs-job.cpio" > "$GUEST/initrd.cpio"
 
 # Single-threaded TCG: with QEMU 7.2's multi-threaded TCG, a vCPU can run
 # stale translated code across text_poke_bp()'s int3 protocol (reproduced:
@@ -119,7 +154,10 @@ cat "$base" "$GUEST/initramfs-job.cpio" > "$GUEST/initrd.cpio"
 # than 80 times over, so the dump holds the whole boot, warnings included;
 # and console_scan fails a run whose dump does not begin at the kernel's
 # first line, should the buffer wrap all the same.
-qemu=(qemu-system-x86_64 -accel ${QEMU_ACCEL:-tcg,thread=single} ${QEMU_CPU:--cpu max} -smp 2 -m 1G -no-reboot
+# The tools' image needs room twice (the initrd, then its files).
+mem=1G
+[ $tools = 0 ] || mem=2G
+qemu=(qemu-system-x86_64 -accel ${QEMU_ACCEL:-tcg,thread=single} ${QEMU_CPU:--cpu max} -smp 2 -m $mem -no-reboot
       -kernel "$kimg" -initrd "$GUEST/initrd.cpio" -nic none
       -append "console=ttyS0 loglevel=4 log_buf_len=8M panic=-1 oops=panic softlockup_panic=0 ${GUEST_APPEND:-}")
 
@@ -132,7 +170,7 @@ fi
 # command line (GUEST_APPEND, QEMU_ACCEL, QEMU_CPU in it), the timeout,
 # QEMU's version, and this script and lib.sh (the kernel command line, the
 # console scan).
-key=$({ sha256sum "$kimg" "$base" "$0" "$TOP/harness/lib.sh"
+key=$({ sha256sum "$kimg" "$base" $timg "$0" "$TOP/harness/lib.sh"
 	(cd "$j" && find . -type f | LC_ALL=C sort | xargs -d '\n' sha256sum)
 	echo "${qemu[*]} $timeout"; qemu-system-x86_64 --version; } | sha256sum | cut -d' ' -f1)
 if [ $cache = 1 ] && [ "${MARKERS_NO_CACHE:-0}" != 1 ] && [ -f "$log" ] &&
