@@ -43,9 +43,11 @@ expect_fail() {
 	fi
 }
 
-# A write of $2 into file $1 that must fail with text $3 in the error.
+# write_expect_err FILE TEXT ERROR: writing TEXT to FILE fails with ERROR,
+# whether the open or the write refuses it (the shell reports a refused
+# open on its own stderr, hence the subshell).
 write_expect_err() {
-	if echo "$2" > "$1" 2>/tmp/werr.$$; then
+	if (echo "$2" > "$1") 2>/tmp/werr.$$; then
 		fail "write '$2' to $1 succeeded"
 	fi
 	grep -q "$3" /tmp/werr.$$ || fail "write '$2' to $1: $(cat /tmp/werr.$$), want $3"
