@@ -103,7 +103,8 @@ short_boot() {
 	boot_verdict "guest/$name" "$rc" "$log" "$since"
 }
 
-# 3. The guest: KUnit + integration tests in one boot, then a second, short
+# 3. The guest: KUnit + integration tests in one boot (with Debian's perf
+#    and bpftrace: run.sh -T), then a second, short
 #    boot with markers.enable= on the command line, and a third with call
 #    depth tracking (retbleed=stuff). Each is judged whole.
 glog=$LOGS/check-guest.log
@@ -114,7 +115,7 @@ if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/arch/x86/boot/bzImage" ]; then
 	guest_ran=1
 	# The guest's test programs: static host binaries.
 	guest_tools || failt "host/guest-tools"
-	"$TOP/harness/run.sh" -c -t "${CHECK_TIMEOUT:-1200}" -l "$glog" \
+	"$TOP/harness/run.sh" -c -T -t "${CHECK_TIMEOUT:-1200}" -l "$glog" \
 		"$TOP/harness/guest/check.sh" "$TOP/harness/expected-tests" $GUEST_TOOLS || guest_rc=$?
 	GUEST_APPEND="markers.enable=module_*,subsys_open,sdt_example:read,[bad" \
 		"$TOP/harness/run.sh" -c -t 300 -l "$blog" \

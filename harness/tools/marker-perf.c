@@ -21,7 +21,17 @@
  * N * getpid() as the sum.
  *
  * Prints one result line and exits 0 when everything matched.
+ *
+ *	marker-perf refused ID
+ *
+ * For an unprivileged user (setpriv in the guest): opening the tracepoint
+ * event of id ID (read by root: tracefs is root's) with perf_event_open()
+ * must fail with EACCES (perf_event_paranoid 2: no kernel events without
+ * CAP_PERFMON), and loading a BPF tracepoint program with EPERM (no
+ * CAP_BPF, and unprivileged bpf() is off). Prints each errno; exits 0 when
+ * both are refused so.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
@@ -244,12 +254,54 @@ static int do_bpf(const char *event, int off, int n, const char *file)
 	return val[0] == (uint64_t)n && val[1] == (uint64_t)n * getpid() ? 0 : 1;
 }
 
+static int refused(const char *what, int ret, int want)
+{
+	int err = ret < 0 ? errno : 0;
+
+	printf("%s: %s (%s)\n", what, err ? strerrorname_np(err) : "allowed",
+	       err ? strerror(err) : "no error");
+	if (ret >= 0)
+		close(ret);
+	return err == want ? 0 : 1;
+}
+
+static int do_refused(long id)
+{
+	struct perf_event_attr pattr;
+	union bpf_attr attr;
+	struct bpf_insn insns[] = {
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	int bad = 0;
+
+	memset(&pattr, 0, sizeof(pattr));
+	pattr.size = sizeof(pattr);
+	pattr.type = PERF_TYPE_TRACEPOINT;
+	pattr.config = id;
+	pattr.disabled = 1;
+	bad |= refused("perf_event_open", syscall(__NR_perf_event_open, &pattr,
+						  0, -1, -1, 0), EACCES);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_TRACEPOINT;
+	attr.insns = (uintptr_t)insns;
+	attr.insn_cnt = sizeof(insns) / sizeof(insns[0]);
+	attr.license = (uintptr_t)"GPL";
+	bad |= refused("BPF_PROG_LOAD", bpf(BPF_PROG_LOAD, &attr), EPERM);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	int off, n;
 
+	if (argc == 3 && !strcmp(argv[1], "refused"))
+		return do_refused(strtol(argv[2], NULL, 10));
+
 	if (argc != 6) {
-		fprintf(stderr, "usage: marker-perf perf|bpf GROUP/EVENT FIELD N FILE\n");
+		fprintf(stderr, "usage: marker-perf perf|bpf GROUP/EVENT FIELD N FILE\n"
+			"       marker-perf refused ID\n");
 		return 2;
 	}
 	off = field_offset(argv[2], argv[3]);
