@@ -104,13 +104,15 @@ short_boot() {
 }
 
 # 3. The guest: KUnit + integration tests in one boot (with Debian's perf
-#    and bpftrace: run.sh -T), then a second, short
-#    boot with markers.enable= on the command line, and a third with call
-#    depth tracking (retbleed=stuff). Each is judged whole.
+#    and bpftrace: run.sh -T), then short boots: markers.enable= on the
+#    command line, call depth tracking (retbleed=stuff), and lockdown at
+#    each level. Each is judged whole.
 glog=$LOGS/check-guest.log
 blog=$LOGS/boot-param-guest.log
 slog=$LOGS/retbleed-stuff-guest.log
 guest_rc=0 bp_rc=0 st_rc=0 guest_ran=0
+lockdown_levels="integrity confidentiality"
+declare -A ld_rc
 if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/arch/x86/boot/bzImage" ]; then
 	guest_ran=1
 	# The guest's test programs: static host binaries.
@@ -124,6 +126,14 @@ if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/arch/x86/boot/bzImage" ]; then
 	GUEST_APPEND="retbleed=force,stuff spectre_v2=retpoline" \
 		"$TOP/harness/run.sh" -c -t 300 -l "$slog" \
 		"$TOP/harness/guest/retbleed-stuff.sh" > "$LOGS/retbleed-stuff-run.txt" 2>&1 || st_rc=$?
+	# Lockdown: the build tree's sdt-example.ko is the unsigned module.
+	for lv in $lockdown_levels; do
+		ld_rc[$lv]=0
+		GUEST_APPEND="lockdown=$lv markers.enable=subsys_open" \
+			"$TOP/harness/run.sh" -c -t 300 -l "$LOGS/lockdown-$lv-guest.log" \
+			"$TOP/harness/guest/lockdown.sh" "$KOBJ/samples/markers/sdt-example.ko" \
+			> "$LOGS/lockdown-$lv-run.txt" 2>&1 || ld_rc[$lv]=$?
+	done
 else
 	guest_rc=1 bp_rc=1 st_rc=1
 	echo "no kernel image: the build failed"
@@ -193,6 +203,9 @@ PY
 	# The short boots: their steps' results, then each boot itself.
 	short_boot boot-param "$bp_rc" "$blog"
 	short_boot retbleed-stuff "$st_rc" "$slog"
+	for lv in $lockdown_levels; do
+		short_boot "lockdown-$lv" "${ld_rc[$lv]}" "$LOGS/lockdown-$lv-guest.log"
+	done
 fi
 # The host tests, once they are done.
 wait "$host_pid"
@@ -240,6 +253,11 @@ if [ $guest_ran = 1 ]; then
 	done
 	for s in $(sed -n 's/^t \([A-Za-z0-9_]*\)$/\1/p' "$TOP/harness/guest/retbleed-stuff.sh"); do
 		expect_result "guest/retbleed-stuff/$s"
+	done
+	for lv in $lockdown_levels; do
+		for s in $(sed -n 's/^t \([A-Za-z0-9_]*\)$/\1/p' "$TOP/harness/guest/lockdown.sh"); do
+			expect_result "guest/lockdown-$lv/$s"
+		done
 	done
 	for s in $(awk '$1 == "kunit" { for (i = 3; i <= NF; i++) print $i }' "$TOP/harness/expected-tests"); do
 		expect_result "kunit/$s"
