@@ -20,6 +20,13 @@
  * - fixture_layout: "x %d y %d z %d"; markers_churn has a site of that
  *   name with another format, so that its event changes layout.
  *
+ * - fixture_coexist and fixture:coexist: a MARK() and an SDT site in one
+ *   function with a static key of its own, fixture_coexist_key, so that
+ *   three users of jump labels and text patching share that function's
+ *   text. Writing N to .../coexist runs the function N times; reading
+ *   it gives the runs and the runs that took the key's branch. Writing 1
+ *   or 0 to .../coexist_key enables or disables the key.
+ *
  * Writing anything to /sys/kernel/debug/markers_fixture/fire fires the
  * live sites.
  */
@@ -29,6 +36,8 @@
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/jump_label.h>
+#include <linux/kstrtox.h>
 #include <linux/marker.h>
 #include <linux/module.h>
 #include <linux/sdt.h>
@@ -85,6 +94,69 @@ static const struct file_operations fixture_fire_fops = {
 	.write = fixture_fire,
 };
 
+static DEFINE_STATIC_KEY_FALSE(fixture_coexist_key);
+static unsigned long fixture_coexist_runs, fixture_coexist_keyed;
+
+static noinline void fixture_coexist(unsigned long i)
+{
+	MARK(fixture_coexist, "i %lu", i);
+	if (static_branch_unlikely(&fixture_coexist_key))
+		fixture_coexist_keyed++;
+	SDT_PROBE(fixture, coexist, i);
+	fixture_coexist_runs++;
+}
+
+static ssize_t fixture_coexist_write(struct file *file, const char __user *buf,
+				     size_t len, loff_t *ppos)
+{
+	unsigned long n, i;
+	int ret;
+
+	ret = kstrtoul_from_user(buf, len, 0, &n);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++)
+		fixture_coexist(i);
+	return len;
+}
+
+static ssize_t fixture_coexist_read(struct file *file, char __user *buf,
+				    size_t len, loff_t *ppos)
+{
+	char s[64];
+	int n;
+
+	n = scnprintf(s, sizeof(s), "runs %lu keyed %lu\n",
+		      fixture_coexist_runs, fixture_coexist_keyed);
+	return simple_read_from_buffer(buf, len, ppos, s, n);
+}
+
+static const struct file_operations fixture_coexist_fops = {
+	.read = fixture_coexist_read,
+	.write = fixture_coexist_write,
+};
+
+static ssize_t fixture_coexist_key_write(struct file *file,
+					 const char __user *buf, size_t len,
+					 loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	ret = kstrtobool_from_user(buf, len, &on);
+	if (ret)
+		return ret;
+	if (on)
+		static_branch_enable(&fixture_coexist_key);
+	else
+		static_branch_disable(&fixture_coexist_key);
+	return len;
+}
+
+static const struct file_operations fixture_coexist_key_fops = {
+	.write = fixture_coexist_key_write,
+};
+
 static int __init fixture_init(void)
 {
 	MARK(fixture_init, "value %d", value);
@@ -93,6 +165,10 @@ static int __init fixture_init(void)
 	asm volatile(SDT_PROBE_ASM(fixture, init_bad, "3@%eax"));
 	fixture_dir = debugfs_create_dir("markers_fixture", NULL);
 	debugfs_create_file("fire", 0200, fixture_dir, NULL, &fixture_fire_fops);
+	debugfs_create_file("coexist", 0600, fixture_dir, NULL,
+			    &fixture_coexist_fops);
+	debugfs_create_file("coexist_key", 0200, fixture_dir, NULL,
+			    &fixture_coexist_key_fops);
 	return 0;
 }
 
