@@ -1,0 +1,209 @@
+# SPDX-License-Identifier: GPL-2.0
+# The function tracer beside markers: set_ftrace_filter on the functions
+# that hold MARK() and SDT sites (fixture_coexist() of markers_fixture,
+# sdt_example_read() and sdt_example_types() of sdt-example), and
+# current_tracer=function, while their sites are armed and disarmed from
+# the control file, the SDT sites by a call and by a kprobe in turn:
+# - a sequential storm: every entry traced, every marker and SDT event
+#   recorded while armed and none while dormant, exact counts;
+# - ftrace switching those functions' __fentry__ calls (set_ftrace_notrace)
+#   between fires while the sites stay armed: exact counts;
+# - each side switched by a background loop while the other is switched
+#   and fired: the foreground's counts exact, the other's at most one
+#   record a call.
+# No splat; everything dormant and untraced again at the end.
+. /harness/lib.sh
+
+F=/sys/kernel/debug/markers_fixture
+C=/sys/kernel/debug/markers/control
+L=/sys/kernel/debug/markers/list
+MECH=/sys/kernel/debug/markers/sdt_mechanism
+T=/sys/kernel/tracing
+N=3
+FUNCS="fixture_coexist sdt_example_read sdt_example_types"
+SDT_EX="sdt_example:read sdt_example:types sdt_example:in_asm"
+NAMES="fixture_coexist fixture:coexist $SDT_EX"
+
+rmmod markers_fixture 2> /dev/null
+insmod /lib/modules/$(uname -r)/kernel/kernel/markers/tests/markers_fixture.ko ||
+	fail "insmod markers_fixture"
+modprobe sdt-example || fail "modprobe sdt-example"
+echo 1 > /sys/kernel/rcu_expedited
+
+echo "$FUNCS" | tr ' ' '\n' > $T/set_ftrace_filter || fail "set_ftrace_filter"
+expect_eq "set_ftrace_filter" "$(sort $T/set_ftrace_filter | tr '\n' ' ')" "fixture_coexist [markers_fixture] sdt_example_read [sdt_example] sdt_example_types [sdt_example] "
+echo > $T/set_ftrace_notrace
+echo function > $T/current_tracer || fail "current_tracer function"
+echo > $T/trace
+
+# Lines of the trace buffer: function entries, marker and SDT events.
+entries() { grep -c " $1 <-" $T/trace; }
+mark_lines() { grep -c ' fixture_coexist: i [0-9]*$' $T/trace; }
+sdt_lines() { grep -c " ${1#*:}: $1 arg0=" $T/trace; }
+
+# Expected counts: E (entries of each function), M (marker events),
+# S (events of each SDT site).
+EF=0 ER=0 ET=0 M=0 SC=0 SR=0 ST=0 SI=0
+traced=1 armed=0
+fire() {
+	echo $N > $F/coexist || fail "fire fixture_coexist"
+	_f=0
+	while [ $_f -lt $N ]; do
+		cat /proc/sdt-example
+		_f=$((_f + 1))
+	done
+	if [ $traced = 1 ]; then
+		EF=$((EF + N)) ER=$((ER + N)) ET=$((ET + N))
+	fi
+	if [ $armed = 1 ]; then
+		M=$((M + N)) SC=$((SC + N)) SR=$((SR + N)) ST=$((ST + N)) SI=$((SI + N))
+	fi
+}
+check() {
+	expect_eq "$1: fixture_coexist entries" "$(entries fixture_coexist)" $EF
+	expect_eq "$1: sdt_example_read entries" "$(entries sdt_example_read)" $ER
+	expect_eq "$1: sdt_example_types entries" "$(entries sdt_example_types)" $ET
+	expect_eq "$1: fixture_coexist events" "$(mark_lines)" $M
+	expect_eq "$1: fixture:coexist events" "$(sdt_lines fixture:coexist)" $SC
+	expect_eq "$1: sdt_example:read events" "$(sdt_lines sdt_example:read)" $SR
+	expect_eq "$1: sdt_example:types events" "$(sdt_lines sdt_example:types)" $ST
+	expect_eq "$1: sdt_example:in_asm events" "$(sdt_lines sdt_example:in_asm)" $SI
+}
+arm_cmd() { for _n in $NAMES; do printf '%s name %s; ' $1 $_n; done; }
+arm() {
+	arm_cmd enable > $C || fail "arm"
+	grep -q '^fixture_coexist mark .* armed 1 ' $L || fail "not armed: $(grep '^fixture_coexist ' $L)"
+	for _a in fixture:coexist $SDT_EX; do
+		wait_listing $_a " $1 1 " || fail "$_a not $1: $(grep "^$_a " $L)"
+	done
+	armed=1
+}
+disarm() {
+	arm_cmd disable > $C || fail "disarm"
+	for _a in $NAMES; do
+		wait_listing $_a ' dormant 0 ' || fail "$_a not dormant: $(grep "^$_a " $L)"
+	done
+	armed=0
+}
+# ftrace off and on for the three functions: notrace wins over the filter.
+untrace() {
+	echo "$FUNCS" | tr ' ' '\n' > $T/set_ftrace_notrace || fail "set_ftrace_notrace"
+	traced=0
+}
+retrace() {
+	echo > $T/set_ftrace_notrace || fail "clear set_ftrace_notrace"
+	traced=1
+}
+
+# Sequential storm: arm, fire, disarm, fire; the mechanism alternating.
+rounds=4
+r=0
+while [ $r -lt $rounds ]; do
+	if [ $((r % 2)) = 0 ]; then
+		echo call > $MECH; st=call
+	else
+		echo kprobe > $MECH; st='\(kprobe\|optimized\)'
+	fi
+	arm "$st"
+	fire
+	disarm
+	fire
+	r=$((r + 1))
+done
+check "sequential storm"
+echo call > $MECH
+
+# The sites armed, ftrace patching their functions' entries between fires.
+for m in call kprobe; do
+	echo $m > $MECH
+	case $m in call) arm call ;; kprobe) arm optimized ;; esac
+	j=0
+	while [ $j -lt 2 ]; do
+		untrace
+		fire
+		retrace
+		fire
+		j=$((j + 1))
+	done
+	disarm
+	check "ftrace switched under $m-armed sites"
+done
+echo call > $MECH
+
+# A background arm/disarm storm (both mechanisms) while the functions are
+# traced and fired: every entry traced, at most one event a call.
+rm -f /tmp/cx48.stop
+(
+	n=0
+	while [ ! -f /tmp/cx48.stop ]; do
+		echo kprobe > $MECH && arm_cmd enable > $C && arm_cmd disable > $C &&
+		echo call > $MECH && arm_cmd enable > $C && arm_cmd disable > $C ||
+			echo "control write failed" > /tmp/cx48.err
+		n=$((n + 4))
+	done
+	echo $n > /tmp/cx48.n
+) &
+m0=$(mark_lines) s0=$(sdt_lines fixture:coexist)
+j=0
+while [ $j -lt 4 ]; do
+	fire
+	j=$((j + 1))
+done
+touch /tmp/cx48.stop
+wait
+[ -f /tmp/cx48.err ] && fail "$(cat /tmp/cx48.err)"
+arm_writes=$(cat /tmp/cx48.n)
+for n in $NAMES; do
+	wait_listing $n ' dormant 0 ' || fail "$n left armed: $(grep "^$n " $L)"
+done
+md=$(( $(mark_lines) - m0 )) sd=$(( $(sdt_lines fixture:coexist) - s0 ))
+[ $md -le $((4 * N)) ] && [ $sd -le $((4 * N)) ] ||
+	fail "arm storm: $md marker and $sd SDT events in $((4 * N)) calls"
+M=$((M + md)) SC=$((SC + sd))
+SR=$(sdt_lines sdt_example:read) ST=$(sdt_lines sdt_example:types)
+SI=$(sdt_lines sdt_example:in_asm)
+check "background arm storm under the function tracer"
+echo call > $MECH
+
+# A background ftrace storm (the entries' calls patched in and out) while
+# the sites are armed, fired and disarmed: every event exact.
+rm -f /tmp/cx48.stop
+(
+	n=0
+	while [ ! -f /tmp/cx48.stop ]; do
+		echo "$FUNCS" | tr ' ' '\n' > $T/set_ftrace_notrace &&
+		echo > $T/set_ftrace_notrace || echo "notrace write failed" > /tmp/cx48.err
+		n=$((n + 2))
+	done
+	echo $n > /tmp/cx48.n
+) &
+e0=$(entries fixture_coexist)
+j=0
+while [ $j -lt 3 ]; do
+	arm call
+	fire
+	disarm
+	fire
+	j=$((j + 1))
+done
+touch /tmp/cx48.stop
+wait
+[ -f /tmp/cx48.err ] && fail "$(cat /tmp/cx48.err)"
+ftrace_writes=$(cat /tmp/cx48.n)
+ed=$(( $(entries fixture_coexist) - e0 ))
+[ $ed -le $((6 * N)) ] || fail "ftrace storm: $ed entries in $((6 * N)) calls"
+EF=$(entries fixture_coexist) ER=$(entries sdt_example_read) ET=$(entries sdt_example_types)
+check "background ftrace storm under arming"
+
+# Untraced and dormant: nothing more.
+echo nop > $T/current_tracer
+echo > $T/set_ftrace_filter
+echo 0 > /sys/kernel/rcu_expedited
+n=$(grep -c . $T/trace)
+echo $N > $F/coexist
+cat /proc/sdt-example
+expect_eq "trace lines once dormant and untraced" "$(grep -c . $T/trace)" "$n"
+echo "ftrace: entries $EF/$ER/$ET marker-events $M sdt-events $SC/$SR/$ST/$SI" \
+	"storm arm-writes $arm_writes (events $md/$sd of $((4 * N))) ftrace-writes $ftrace_writes (entries $ed of $((6 * N)))"
+rmmod sdt_example markers_fixture
+exit 0
