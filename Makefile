@@ -36,7 +36,7 @@ stress: build
 	@$(H)/stress.sh
 
 demo: build
-	@$(H)/run.sh -t 900 -l build/logs/demo.log $(H)/guest/demo.sh
+	@$(H)/run.sh -T -t 900 -l build/logs/demo.log $(H)/guest/demo.sh
 
 # marker-bench on the production-like kernel (build/obj-bench), booted
 # twice: TCG times and -icount instruction counts; build/bench*.csv.
@@ -64,7 +64,7 @@ run: build
 	@$(H)/run.sh -t 1800 -l build/logs/run.log "$(SCRIPT)" $(FILES)
 
 shell: build
-	@$(H)/run.sh -i
+	@$(H)/run.sh -T -i
 
 # The kbuild output directory, for out-of-tree modules:
 #   make -C "$(make -s kdir)" M=$PWD modules

@@ -70,5 +70,8 @@ run "dd if=/proc/marker-example bs=7 count=1 2> /dev/null > /dev/null"
 run "grep -v '^#' /sys/kernel/tracing/trace"
 run "cat $E/subsys_read/hist"
 run "echo 0 > $E/subsys_read/enable; echo '!hist:keys=count:vals=hitcount' > $E/subsys_read/trigger"
+step "Debian's perf and bpftrace on marker events"
+run "perf stat -e markers:subsys_open -e sdt_sdt_example:types -- sh -c 'cat /proc/marker-example /proc/sdt-example > /dev/null' 2>&1 | grep -E 'markers|sdt_'"
+run "bpftrace -e 'tracepoint:markers:subsys_open { @[str(args->comm)] = count(); }' -c 'cat /proc/marker-example' 2> /dev/null | grep '@'"
 run "rmmod sdt_example marker_example"
 exit 0
