@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: after the build, the host tests (in the background) and one
-# guest boot of the test kernel running the KUnit suites and the integration
-# tests, then a short boot with markers.enable=. Prints every result and
+# make check: after the build, one guest boot of the test kernel running
+# the KUnit suites and the integration tests on one core, and on the other
+# the host tests, then the boots of the second lane (the tests of Debian's
+# perf and bpftrace, and short boots: markers.enable=, retbleed=stuff,
+# lockdown). Prints every result and
 # ends with "N passed, N failed[, N skipped]". Every boot is judged whatever
 # ended it: a timeout, a missing end line, a job that failed, a kernel
 # splat in its console log each give a named FAIL line; so does a test or
@@ -64,8 +66,58 @@ host_tests() {
 		esac
 	done
 }
-host_tests > "$LOGS/host-results.txt" 2>&1 &
-host_pid=$!
+
+# 3. The guests. On the first core, one boot runs the KUnit suites and
+#    the integration tests (its part "main"). On the second, once the
+#    host tests are done, further boots, each judged whole: the tests that
+#    run Debian's perf and bpftrace (part "tools", with run.sh -T), then
+#    short boots: markers.enable= on the command line, call depth tracking
+#    (retbleed=stuff), and lockdown at each level. They use a guest image
+#    directory of their own (GUEST_DIR), since run.sh rebuilds its images
+#    in place; their exit statuses go to $lane2.
+glog=$LOGS/check-guest.log
+tlog=$LOGS/check-tools-guest.log
+blog=$LOGS/boot-param-guest.log
+slog=$LOGS/retbleed-stuff-guest.log
+lane2=$LOGS/lane2-status.txt
+lockdown_levels="integrity confidentiality"
+guest_ran=0
+: > "$lane2"
+if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/arch/x86/boot/bzImage" ]; then
+	guest_ran=1
+	# The guest's test programs: static host binaries.
+	guest_tools || failt "host/guest-tools"
+fi
+# boot NAME LOG [run.sh options and job]: one boot of the second lane,
+# its output in LOGS/NAME-run.txt, its status in $lane2.
+boot() {
+	local name=$1 log=$2 rc=0
+	shift 2
+	GUEST_DIR=$GUEST-2 "$TOP/harness/run.sh" -c -l "$log" "$@" \
+		> "$LOGS/$name-run.txt" 2>&1 || rc=$?
+	echo "$name $rc" >> "$lane2"
+}
+second_lane() {
+	host_tests > "$LOGS/host-results.txt" 2>&1
+	[ $guest_ran = 1 ] || return 0
+	mkdir -p "$B/tools-part"
+	echo tools > "$B/tools-part/check-part"
+	boot check-tools "$tlog" -T -t "${CHECK_TIMEOUT:-1200}" \
+		"$TOP/harness/guest/check.sh" "$B/tools-part/check-part" $GUEST_TOOLS
+	GUEST_APPEND="markers.enable=module_*,subsys_open,sdt_example:read,[bad" \
+		boot boot-param "$blog" -t 300 "$TOP/harness/guest/boot-param.sh"
+	# Call depth tracking (retbleed=stuff) and the SDT suite.
+	GUEST_APPEND="retbleed=force,stuff spectre_v2=retpoline" \
+		boot retbleed-stuff "$slog" -t 300 "$TOP/harness/guest/retbleed-stuff.sh"
+	# Lockdown: the build tree's sdt-example.ko is the unsigned module.
+	for lv in $lockdown_levels; do
+		GUEST_APPEND="lockdown=$lv markers.enable=subsys_open" \
+			boot "lockdown-$lv" "$LOGS/lockdown-$lv-guest.log" -t 300 \
+			"$TOP/harness/guest/lockdown.sh" "$KOBJ/samples/markers/sdt-example.ko"
+	done
+}
+second_lane &
+lane2_pid=$!
 
 # boot_verdict NAME STATUS LOG FAILS: the verdict on one boot, whatever
 # ended it, from run.sh's STATUS and a scan of its console LOG (lib.sh's
@@ -103,42 +155,22 @@ short_boot() {
 	boot_verdict "guest/$name" "$rc" "$log" "$since"
 }
 
-# 3. The guest: KUnit + integration tests in one boot (with Debian's perf
-#    and bpftrace: run.sh -T), then short boots: markers.enable= on the
-#    command line, call depth tracking (retbleed=stuff), and lockdown at
-#    each level. Each is judged whole.
-glog=$LOGS/check-guest.log
-blog=$LOGS/boot-param-guest.log
-slog=$LOGS/retbleed-stuff-guest.log
-guest_rc=0 bp_rc=0 st_rc=0 guest_ran=0
-lockdown_levels="integrity confidentiality"
-declare -A ld_rc
-if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/arch/x86/boot/bzImage" ]; then
-	guest_ran=1
-	# The guest's test programs: static host binaries.
-	guest_tools || failt "host/guest-tools"
-	"$TOP/harness/run.sh" -c -T -t "${CHECK_TIMEOUT:-1200}" -l "$glog" \
-		"$TOP/harness/guest/check.sh" "$TOP/harness/expected-tests" $GUEST_TOOLS || guest_rc=$?
-	GUEST_APPEND="markers.enable=module_*,subsys_open,sdt_example:read,[bad" \
-		"$TOP/harness/run.sh" -c -t 300 -l "$blog" \
-		"$TOP/harness/guest/boot-param.sh" > "$LOGS/boot-param-run.txt" 2>&1 || bp_rc=$?
-	# A third: call depth tracking (retbleed=stuff) and the SDT suite.
-	GUEST_APPEND="retbleed=force,stuff spectre_v2=retpoline" \
-		"$TOP/harness/run.sh" -c -t 300 -l "$slog" \
-		"$TOP/harness/guest/retbleed-stuff.sh" > "$LOGS/retbleed-stuff-run.txt" 2>&1 || st_rc=$?
-	# Lockdown: the build tree's sdt-example.ko is the unsigned module.
-	for lv in $lockdown_levels; do
-		ld_rc[$lv]=0
-		GUEST_APPEND="lockdown=$lv markers.enable=subsys_open" \
-			"$TOP/harness/run.sh" -c -t 300 -l "$LOGS/lockdown-$lv-guest.log" \
-			"$TOP/harness/guest/lockdown.sh" "$KOBJ/samples/markers/sdt-example.ko" \
-			> "$LOGS/lockdown-$lv-run.txt" 2>&1 || ld_rc[$lv]=$?
-	done
+guest_rc=0
+if [ $guest_ran = 1 ]; then
+	mkdir -p "$B/main-part"
+	echo main > "$B/main-part/check-part"
+	"$TOP/harness/run.sh" -c -t "${CHECK_TIMEOUT:-1200}" -l "$glog" \
+		"$TOP/harness/guest/check.sh" "$TOP/harness/expected-tests" \
+		"$B/main-part/check-part" $GUEST_TOOLS || guest_rc=$?
 else
-	guest_rc=1 bp_rc=1 st_rc=1
+	guest_rc=1
 	echo "no kernel image: the build failed"
 	failt "guest (not run: no kernel image)"
 fi
+# The second lane: the host tests, then its boots.
+wait "$lane2_pid"
+# A boot's status, or 1 for one that did not run.
+lane2_rc() { awk -v n="$1" '$1 == n { r = $2 } END { print (r == "" ? 1 : r) }' "$lane2"; }
 if [ $guest_ran = 1 ]; then
 	since=$(grep -c '^FAIL ' "$results")
 	# KUnit: the KTAP document, parsed by the kernel's own parser.
@@ -200,15 +232,23 @@ PY
 		sed '1d;$d' | wc -c) bytes (log_buf_len=8M: harness/run.sh)"
 	boot_verdict guest "$guest_rc" "$glog" "$since"
 
-	# The short boots: their steps' results, then each boot itself.
-	short_boot boot-param "$bp_rc" "$blog"
-	short_boot retbleed-stuff "$st_rc" "$slog"
+	# The second lane's boots: the tools part's tests, then the short
+	# boots' steps; each boot judged whole (one that never ran: status
+	# 1, and no end line).
+	since=$(grep -c '^FAIL ' "$results")
+	grep -a '^MARKERS-TEST: ' "$tlog" 2> /dev/null | while read -r _ st name; do
+		echo "$st guest/$name" >> "$results"
+		[ "$st" = PASS ] || echo "FAILED: guest/$name"
+	done
+	[ "$(lane2_rc check-tools)" = 0 ] || tail -n 30 "$LOGS/check-tools-run.txt"
+	boot_verdict guest/tools "$(lane2_rc check-tools)" "$tlog" "$since"
+	short_boot boot-param "$(lane2_rc boot-param)" "$blog"
+	short_boot retbleed-stuff "$(lane2_rc retbleed-stuff)" "$slog"
 	for lv in $lockdown_levels; do
-		short_boot "lockdown-$lv" "${ld_rc[$lv]}" "$LOGS/lockdown-$lv-guest.log"
+		short_boot "lockdown-$lv" "$(lane2_rc "lockdown-$lv")" "$LOGS/lockdown-$lv-guest.log"
 	done
 fi
-# The host tests, once they are done.
-wait "$host_pid"
+# The host tests' results.
 while read -r st name note; do
 	echo "$st $name" >> "$results"
 	case $st in
@@ -273,4 +313,5 @@ if [ "$nskip" -gt 0 ]; then
 else
 	echo "$npass passed, $nfail failed"
 fi
-[ "$nfail" = 0 ] && [ "$npass" -gt 0 ] && [ "$guest_rc" = 0 ] && [ "$bp_rc" = 0 ]
+[ "$nfail" = 0 ] && [ "$npass" -gt 0 ] && [ "$guest_rc" = 0 ] &&
+	! awk '$2 != 0 { bad = 1 } END { exit !bad }' "$lane2"

@@ -3,42 +3,56 @@
 # The `make check` guest job: KUnit suites (as modules), then the shell
 # integration tests. Results go to the console for harness/check.sh:
 # a KTAP document between KTAP markers, and one MARKERS-TEST line per test.
+#
+# /extra/check-part, when there, picks a part: "main" runs KUnit and the
+# tests without a "# needs: run.sh -T" line, "tools" only the tests with
+# one (they run Debian's perf or bpftrace, in the tools image). Without
+# it, everything runs.
 
 fails=0
 t0=$(date +%s)
+part=$(cat /extra/check-part 2> /dev/null || echo all)
+needs_tools() { grep -qx '# needs: run.sh -T' "$1"; }
 
 # KUnit: load the modules of the suites (harness/expected-tests, passed as
 # /extra/expected-tests), and only those: the fixtures the shell tests
 # load stay out until then. Each runs its suites on load.
-echo "--- KUnit"
-E=/extra/expected-tests
-mods=$(sed -n 's/^kunit[[:space:]]\{1,\}\([^[:space:]]\{1,\}\).*/\1/p' $E)
-[ -n "$mods" ] || { echo "no KUnit module in $E"; fails=$((fails + 1)); }
-for name in $mods; do
-	timeout 300 modprobe "$name" || { echo "modprobe $name failed"; fails=$((fails + 1)); }
-done
-n=$(ls /sys/kernel/debug/kunit 2>/dev/null | wc -l)
-echo "<<< KTAP BEGIN >>>"
-echo "KTAP version 1"
-echo "1..$n"
-i=0
-for d in /sys/kernel/debug/kunit/*/; do
-	[ -f "$d/results" ] || continue
-	i=$((i + 1))
-	# Drop the per-file header, renumber the suite's result line.
-	sed -e '1,2d' -e '$s/^ok 1 /ok '"$i"' /' \
-		-e '$s/^not ok 1 /not ok '"$i"' /' "$d/results"
-done
-echo "<<< KTAP END >>>"
-echo "MARKERS-TIME kunit $(( $(date +%s) - t0 ))"
-for name in $mods; do
-	rmmod "$name" 2>/dev/null
-done
+kunit() {
+	echo "--- KUnit"
+	E=/extra/expected-tests
+	mods=$(sed -n 's/^kunit[[:space:]]\{1,\}\([^[:space:]]\{1,\}\).*/\1/p' $E)
+	[ -n "$mods" ] || { echo "no KUnit module in $E"; fails=$((fails + 1)); }
+	for name in $mods; do
+		timeout 300 modprobe "$name" || { echo "modprobe $name failed"; fails=$((fails + 1)); }
+	done
+	n=$(ls /sys/kernel/debug/kunit 2>/dev/null | wc -l)
+	echo "<<< KTAP BEGIN >>>"
+	echo "KTAP version 1"
+	echo "1..$n"
+	i=0
+	for d in /sys/kernel/debug/kunit/*/; do
+		[ -f "$d/results" ] || continue
+		i=$((i + 1))
+		# Drop the per-file header, renumber the suite's result line.
+		sed -e '1,2d' -e '$s/^ok 1 /ok '"$i"' /' \
+			-e '$s/^not ok 1 /not ok '"$i"' /' "$d/results"
+	done
+	echo "<<< KTAP END >>>"
+	echo "MARKERS-TIME kunit $(( $(date +%s) - t0 ))"
+	for name in $mods; do
+		rmmod "$name" 2>/dev/null
+	done
+}
+[ "$part" = tools ] || kunit
 
 # Shell-level integration tests.
 echo "--- integration tests"
 for t in /harness/tests/*.sh; do
 	[ -f "$t" ] || continue
+	case $part in
+	main) needs_tools "$t" && continue ;;
+	tools) needs_tools "$t" || continue ;;
+	esac
 	name=$(basename "$t" .sh)
 	echo "--- $name"
 	t1=$(date +%s)

@@ -4,6 +4,7 @@
 # group, perf stat counts a MARK event and an SDT event over known hits,
 # perf record + perf script show each record's typed fields. The sites
 # are dormant again once perf is gone.
+# needs: run.sh -T
 . /harness/lib.sh
 
 L=/sys/kernel/debug/markers/list

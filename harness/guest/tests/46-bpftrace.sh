@@ -5,6 +5,7 @@
 # int field, and reads an SDT event's argument, over a command it starts
 # (-c, which waits on an eventfd), with exact counts. The sites are
 # dormant again once bpftrace is gone.
+# needs: run.sh -T
 . /harness/lib.sh
 
 L=/sys/kernel/debug/markers/list

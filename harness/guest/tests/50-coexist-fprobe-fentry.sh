@@ -9,6 +9,7 @@
 # counts for all: marker and SDT events, fprobe entry and exit events and
 # the sum of their arguments, bpftrace's counts and sum, function entries,
 # the fixture's runs. No splat; all gone and dormant at the end.
+# needs: run.sh -T
 . /harness/lib.sh
 
 F=/sys/kernel/debug/markers_fixture
