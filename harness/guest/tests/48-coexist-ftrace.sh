@@ -24,9 +24,7 @@ FUNCS="fixture_coexist sdt_example_read sdt_example_types"
 SDT_EX="sdt_example:read sdt_example:types sdt_example:in_asm"
 NAMES="fixture_coexist fixture:coexist $SDT_EX"
 
-rmmod markers_fixture 2> /dev/null
-insmod /lib/modules/$(uname -r)/kernel/kernel/markers/tests/markers_fixture.ko ||
-	fail "insmod markers_fixture"
+fixture_load
 modprobe sdt-example || fail "modprobe sdt-example"
 echo 1 > /sys/kernel/rcu_expedited
 

@@ -24,9 +24,7 @@ F=/sys/kernel/debug/markers_fixture
 N=3
 SITES="fixture:coexist sdt_example:types sdt_example:in_asm"
 
-rmmod markers_fixture 2> /dev/null
-insmod /lib/modules/$(uname -r)/kernel/kernel/markers/tests/markers_fixture.ko ||
-	fail "insmod markers_fixture"
+fixture_load
 modprobe sdt-example || fail "modprobe sdt-example"
 echo 1 > /sys/kernel/rcu_expedited
 echo > $T/trace

@@ -21,9 +21,7 @@ D=$T/dynamic_events
 N=6
 command -v bpftrace > /dev/null || fail "no bpftrace in the initramfs (run.sh -T)"
 [ -f /sys/kernel/btf/vmlinux ] || fail "no /sys/kernel/btf/vmlinux"
-rmmod markers_fixture 2> /dev/null
-insmod /lib/modules/$(uname -r)/kernel/kernel/markers/tests/markers_fixture.ko ||
-	fail "insmod markers_fixture"
+fixture_load
 echo 1 > /sys/kernel/rcu_expedited
 cd /tmp || fail "cd /tmp"
 

@@ -18,9 +18,7 @@ MECH=/sys/kernel/debug/markers/sdt_mechanism
 T=/sys/kernel/tracing
 N=5
 
-rmmod markers_fixture 2> /dev/null
-insmod /lib/modules/$(uname -r)/kernel/kernel/markers/tests/markers_fixture.ko ||
-	fail "insmod markers_fixture"
+fixture_load
 echo 1 > /sys/kernel/rcu_expedited
 echo > $T/trace
 
