@@ -58,7 +58,7 @@ class Patch:
 
 
 def parse_def():
-    d = {"identity": None, "exclude": {}, "cover": None, "patches": []}
+    d = {"exclude": {}, "cover": None, "patches": []}
     cur = None
     body = False
     for no, line in enumerate(open(DEF), 1):
@@ -78,9 +78,7 @@ def parse_def():
         if line.startswith("#") or not line.strip():
             continue
         where = "%s:%d" % (os.path.relpath(DEF, TOP), no)
-        if key == "identity":
-            d["identity"] = val.strip()
-        elif key == "exclude":
+        if key == "exclude":
             path, _, why = val.strip().partition(" ")
             if not why.strip():
                 die("%s: an exclusion needs its reason" % where)
@@ -106,8 +104,8 @@ def parse_def():
             body = True
         else:
             die("%s: cannot read '%s'" % (where, line))
-    if not d["identity"] or not d["patches"] or not d["cover"]:
-        die("series.def needs an identity, a cover and patches")
+    if not d["patches"] or not d["cover"]:
+        die("series.def needs a cover and patches")
     for p in d["patches"] + [d["cover"]]:
         while p.body and not p.body[-1].strip():
             p.body.pop()
@@ -270,6 +268,27 @@ def base_tree():
         f.write(stamp)
 
 
+def identity():
+    """The git identity of whoever runs make patches: "Name <email>".
+
+    It signs off every patch, and a Signed-off-by certifies the Developer's
+    Certificate of Origin: only a person can give it, so there is no
+    default. GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL override git config, as
+    they do for git commit.
+    """
+    r = run("git", "-C", TOP, "-c", "user.useConfigOnly=true", "var",
+            "GIT_AUTHOR_IDENT", check=False)
+    m = re.match(r"(.+ <[^<>]+@[^<>]+>) \d+ [+-]\d{4}$", r.stdout.strip()) \
+        if r.returncode == 0 else None
+    if not m:
+        die("no git identity to sign the patches off with: set yours with\n"
+            "  git config --global user.name \"Your Name\"\n"
+            "  git config --global user.email you@example.org\n"
+            "(or GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL); every patch's "
+            "author and Signed-off-by are it")
+    return m.group(1)
+
+
 def ident_env(ident, date="2026-11-30 00:00:00 +0000"):
     m = re.match(r"(.*) <(.*)>", ident)
     env = dict(os.environ)
@@ -297,6 +316,7 @@ def reset_to_base():
 
 def generate():
     d = parse_def()
+    ident = identity()		# before any work: stop early without one
     owner_lines, hunk_owner = plan(d)
     base_tree()
     reset_to_base()
@@ -305,7 +325,6 @@ def generate():
     hunks = {}
     for pf in patches_series():
         hunks[pf] = split_patch(os.path.join(TOP, pf))
-    ident = d["identity"]
     for i, p in enumerate(d["patches"]):
         touched = set()
         # Overlay files: the lines of this patch and of those before it.
@@ -403,7 +422,7 @@ def check():
     git("checkout", "-q", "am")
     r = run("git", "-C", BASE, "am", "-q", "--keep-cr",
             *[os.path.join(OUT, f) for f in pfiles], check=False,
-            env=ident_env(d["identity"]))
+            env=ident_env(identity()))
     if r.returncode:
         run("git", "-C", BASE, "am", "--abort", check=False)
         die("git am failed:\n" + r.stdout)
