@@ -6,7 +6,9 @@
 # CONFIG_MARKERS_EVENTS=n; the control file also uses the events' enable
 # switch and hit counts); <linux/marker.h>
 # and <linux/sdt.h> do not include each other; no C file of ours under
-# kernel/ is over 700 lines, tests excepted.
+# kernel/ is over 700 lines, tests excepted. And the layers of internal.h:
+# no object of kernel/markers/ uses a symbol of an object of a higher
+# layer, and the objects' uses have no cycle.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -32,8 +34,8 @@ if [ -n "$bad" ]; then
 fi
 # Each client uses only the registry's client functions (and the control
 # file, the events' enable switch).
-client="marker_change marker_debugfs_dir marker_listing_open marker_name_in_module marker_walk_names"
-client_ev="marker_add_probe marker_remove_probe marker_change marker_walk_names marker_name_event_format marker_key_no_event marker_format_next"
+client="marker_change marker_register_module_notifier marker_debugfs_dir marker_listing_open marker_name_in_module marker_walk_names"
+client_ev="marker_register_module_notifier marker_add_probe marker_remove_probe marker_change marker_walk_names marker_name_event_format marker_key_no_event marker_format_next"
 # check_uses NAME "ALLOWED" OBJECTS...: of what the objects of "${prov[@]}"
 # define, OBJECTS use only ALLOWED.
 check_uses() {
@@ -51,6 +53,45 @@ prov=("${core[@]}" "${ev[@]}")
 check_uses "the control file" "$client marker_event_set marker_event_hits marker_events_hold marker_events_release" "${ctl[@]}"
 prov=("${core[@]}")
 check_uses "the events" "$client_ev" "${ev[@]}"
+
+# The layers, top first, as internal.h lists them: an object may use
+# symbols of its own layer or of those below it.
+layers=("control control_parse sinks" "events event_format event_record"
+	"kunit" "api" "probes" "objects" "mark sdt" "sdt_kprobe" "debugfs" "core" "format")
+declare -A layer
+for i in "${!layers[@]}"; do
+	for f in ${layers[$i]}; do layer[$f]=$i; done
+done
+# What a MARK() site itself calls (<linux/marker.h>): a site in a file of
+# ours (core.c's markers_init) uses them as any site in the kernel does.
+site_abi="__marker_slowpath __marker_call __marker_check_rcu"
+edges=$(mktemp)
+trap 'rm -f "$edges"' EXIT
+for o in "$d"/*.o; do
+	f=$(basename "$o" .o)
+	[ "$f" != built-in ] || continue
+	[ -n "${layer[$f]:-}" ] || { echo "$f.o is in no layer: add it to internal.h and here"; exit 1; }
+done
+for o in "$d"/*.o; do
+	a=$(basename "$o" .o)
+	[ "$a" != built-in ] || continue
+	for p in "$d"/*.o; do
+		b=$(basename "$p" .o)
+		[ "$b" != built-in ] && [ "$a" != "$b" ] || continue
+		used=$(comm -12 <(defs "$p") <(undefs "$o") | grep -vxF -f <(printf '%s\n' $site_abi) || true)
+		[ -n "$used" ] || continue
+		echo "$a $b" >>"$edges"
+		if [ "${layer[$b]}" -lt "${layer[$a]}" ]; then
+			echo "$a.o (layer ${layer[$a]}) uses $(echo $used) of $b.o (layer ${layer[$b]}), a higher layer"
+			exit 1
+		fi
+	done
+done
+# tsort reports a cycle on stderr, and with GNU coreutils fails.
+if ! out=$(tsort "$edges" 2>&1 >/dev/null) || [ -n "$out" ]; then
+	echo "the objects of kernel/markers/ use each other in a cycle: $out"; exit 1
+fi
+echo "layers: $(sort -u "$edges" | awk '{ printf "%s->%s ", $1, $2 }')"
 
 for h in "marker.h sdt.h" "sdt.h marker.h"; do
 	set -- $h

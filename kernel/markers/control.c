@@ -19,9 +19,9 @@
  * registry: it attaches and detaches through marker_change() (probes.c),
  * all of a write at once, matches names through marker_walk_names()
  * (core.c), enables trace events through marker_event_set() (events.c),
- * creates its own debugfs file and learns of modules through its own
- * notifier. CONFIG_MARKERS_CONTROL=n leaves it out and changes nothing
- * else.
+ * creates its own debugfs file and learns of modules through the
+ * registry's notifier chain (marker_register_module_notifier()).
+ * CONFIG_MARKERS_CONTROL=n leaves it out and changes nothing else.
  */
 
 #define pr_fmt(fmt) "markers: " fmt
@@ -572,11 +572,11 @@ static int marker_control_module_notify(struct notifier_block *nb,
 static struct notifier_block marker_control_module_nb = {
 	.notifier_call = marker_control_module_notify,
 	/*
-	 * Below the registry's (0): a coming module's sites must be in the
+	 * In the registry's chain, so a coming module's sites are in the
 	 * registry before its names are matched against markers.enable=;
-	 * and below the trace events' (-1), which "trace" enables.
+	 * below the trace events' (1), which "trace" enables.
 	 */
-	.priority = -2,
+	.priority = 0,
 };
 
 static int __init marker_control_init(void)
@@ -603,6 +603,6 @@ static int __init marker_control_init(void)
 	mutex_unlock(&marker_control_mutex);
 
 	marker_boot_enable(NULL);
-	return register_module_notifier(&marker_control_module_nb);
+	return marker_register_module_notifier(&marker_control_module_nb);
 }
 late_initcall(marker_control_init);

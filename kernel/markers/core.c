@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Kernel markers: the registry of sites, indexed by name, and the module
- * notifier.
+ * Kernel markers: the registry of sites, indexed by name; the mechanisms
+ * that arm them; the batches that change them.
  *
  * Sites come from the __markers section of vmlinux and of each module
  * (one struct marker_site per copy of a site, <linux/marker_site.h>). Each
  * object's sites are indexed by name: a struct marker_name per key (a
  * marker name, or an SDT "provider:name") lists its sites across objects
  * and holds the key's probes (probes.c). marker_update_name() points every
- * site of a key at its probes: mark.c arms MARK() and guard sites, sdt.c
- * SDT sites.
+ * site of a key at its probes, through the mechanism of the site's kind: a
+ * struct marker_kind_ops, which mark.c registers for MARK() and guard
+ * sites, and sdt.c for SDT sites. This file names no mechanism: it calls
+ * them only through their ops.
  *
- * Sites in init text (a module's init functions, vmlinux's __init code)
- * live until that text is freed: then they are "gone", never patched or
- * probed again (modules at MODULE_STATE_LIVE, vmlinux in
- * marker_free_init_mem()).
+ * The sites come and go with their objects, vmlinux and modules
+ * (objects.c).
  *
  * What one change disarms is collected in a struct marker_batch and
  * finished by marker_batch_finish() once marker_mutex is dropped: one
@@ -27,8 +27,10 @@
 #include <linux/init.h>
 #include <linux/jhash.h>
 #include <linux/kallsyms.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/printk.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -59,7 +61,33 @@ LIST_HEAD(marker_names);
 
 #define MARKER_HASH_BITS	10
 static DEFINE_HASHTABLE(marker_name_table, MARKER_HASH_BITS);
-/* Every CALL of a MARK() site, by address, for __marker_slowpath(). */
+
+/* --- Mechanisms ------------------------------------------------------- */
+
+/* The mechanism of each kind of site; set at boot, read-only after. */
+const struct marker_kind_ops *marker_kinds[MARKER_NR_KINDS] __ro_after_init;
+
+/**
+ * marker_register_kind - register the mechanism of a kind of site
+ * @kind: MARKER_KIND_*
+ * @ops: how its sites are armed, listed and reserved
+ *
+ * Called by the mechanisms' early initcalls, which run before the
+ * registry's own (marker_init()): their objects link before objects.o.
+ */
+void __init marker_register_kind(unsigned int kind,
+				 const struct marker_kind_ops *ops)
+{
+	if (WARN_ON(kind >= MARKER_NR_KINDS || marker_kinds[kind]))
+		return;
+	marker_kinds[kind] = ops;
+}
+
+/* See internal.h. */
+const struct marker_kind_ops *marker_kind_of(const struct marker_site *site)
+{
+	return marker_kinds[site->kind];
+}
 
 /* --- Names ------------------------------------------------------------ */
 
@@ -102,8 +130,8 @@ void marker_insert_name(struct marker_name *mn)
 	list_add_tail(&mn->list, &marker_names);
 }
 
-/* The name of @key, created (with no site and no probe) if needed. */
-static struct marker_name *marker_get_name(const char *key)
+/* See internal.h. */
+struct marker_name *marker_get_name(const char *key)
 {
 	struct marker_name *mn = marker_find_name(key);
 
@@ -174,32 +202,21 @@ int marker_key_no_event(const char *key)
 /* See internal.h. */
 const char *marker_name_event_format(struct marker_name *mn, const char **why)
 {
+	const struct marker_kind_ops *ops;
 	const char *fmt = NULL, *f;
 	struct marker_entry *e;
-	bool sdt = false;
 
 	*why = NULL;
 	for_each_marker_site(e, mn) {
-		if (e->gone || e->site->kind == MARKER_KIND_GUARD)
+		ops = marker_kind_of(e->site);
+		if (e->gone || !ops->event_why)
 			continue;
 		f = marker_site_format(e->site);
-		if (!fmt) {
+		*why = ops->event_why(fmt, f);
+		if (*why)
+			return NULL;
+		if (!fmt)
 			fmt = f;
-			sdt = e->site->kind == MARKER_KIND_SDT;
-			if (!sdt && marker_parse_format(fmt, NULL, 0) < 0) {
-				*why = "format_not_printable";
-				return NULL;
-			}
-			continue;
-		}
-		if (sdt && sdt_spec_nargs(f) != sdt_spec_nargs(fmt)) {
-			*why = "sites_disagree_on_argument_count";
-			return NULL;
-		}
-		if (!sdt && strcmp(f, fmt)) {
-			*why = "sites_disagree_on_format";
-			return NULL;
-		}
 	}
 	return fmt;
 }
@@ -210,27 +227,12 @@ const char *marker_name_event_format(struct marker_name *mn, const char **why)
 bool marker_site_accepts_probe(const struct marker_site *site,
 			       const struct marker_probe *p)
 {
-	const char *fmt = marker_site_format(site);
-
-	switch (site->kind) {
-	case MARKER_KIND_MARK:
-		/*
-		 * A site whose format vsnprintf() cannot print takes no
-		 * probe at all: a generic probe would hand it to vsnprintf().
-		 */
-		if (marker_parse_format(fmt, NULL, 0) < 0)
-			return false;
-		return !p->format || marker_format_match(p->format, fmt);
-	case MARKER_KIND_SDT:
-		return p->nargs < 0 || sdt_spec_nargs(fmt) == p->nargs;
-	default:		/* MARK_ENABLED(), SDT_ENABLED(): any probe */
-		return true;
-	}
+	return marker_kind_of(site)->accepts(site, p);
 }
 
-/* Does @site take what each of @probes expects? */
-static bool marker_site_accepts(const struct marker_site *site,
-				const struct marker_probes *probes)
+/* See internal.h. */
+bool marker_site_accepts(const struct marker_site *site,
+			 const struct marker_probes *probes)
 {
 	unsigned int i;
 
@@ -243,13 +245,7 @@ static bool marker_site_accepts(const struct marker_site *site,
 /* See internal.h. */
 bool marker_entry_armed(const struct marker_entry *e)
 {
-	if (e->gone)
-		return false;
-	if (e->site->kind == MARKER_KIND_SDT)
-		return sdt_state(e, NULL) == SDT_CALL ||
-		       sdt_state(e, NULL) == SDT_KPROBE ||
-		       sdt_state(e, NULL) == SDT_OPTIMIZED;
-	return rcu_access_pointer(marker_site_desc(e->site)->probes);
+	return !e->gone && marker_kind_of(e->site)->armed(e);
 }
 
 /* See internal.h. */
@@ -271,14 +267,9 @@ void marker_warn_site(const struct marker_entry *e, const char *fmt, ...)
 	va_end(args);
 }
 
-/*
- * Point @e at @probes (NULL: no probe), patching or arming it to match. A
- * site that does not take the probes is left dormant; @warn says so, for
- * a site that arrives with a module. A gone site is left alone.
- */
-static void marker_update_site(struct marker_entry *e,
-			       struct marker_probes *probes, bool warn,
-			       struct marker_batch *b)
+/* See internal.h. */
+void marker_update_site(struct marker_entry *e, struct marker_probes *probes,
+			bool warn, struct marker_batch *b)
 {
 	const struct marker_site *site = e->site;
 
@@ -291,13 +282,7 @@ static void marker_update_site(struct marker_entry *e,
 					 marker_site_format(site));
 		probes = NULL;
 	}
-	if (site->kind != MARKER_KIND_SDT)
-		mark_update_desc(e->obj, marker_site_desc(site),
-				 site->kind == MARKER_KIND_GUARD, probes, b);
-	else if (probes)
-		sdt_arm(e, probes, b);
-	else
-		sdt_disarm(e, b);
+	marker_kind_of(site)->update(e, probes, b);
 }
 
 /* See internal.h. */
@@ -314,14 +299,15 @@ int marker_reserve_name(struct marker_name *mn,
 			const struct marker_probes *probes,
 			struct marker_batch *b, gfp_t gfp)
 {
+	const struct marker_kind_ops *ops;
 	struct marker_entry *e;
 	int ret;
 
 	for_each_marker_site(e, mn) {
-		if (e->site->kind != MARKER_KIND_SDT ||
-		    !marker_site_accepts(e->site, probes))
+		ops = marker_kind_of(e->site);
+		if (!ops->reserve || !marker_site_accepts(e->site, probes))
 			continue;
-		ret = sdt_reserve(e, b, gfp);
+		ret = ops->reserve(e, b, gfp);
 		if (ret)
 			return ret;
 	}
@@ -333,11 +319,12 @@ int marker_reserve_name(struct marker_name *mn,
 /* See internal.h. */
 void marker_batch_init(struct marker_batch *b)
 {
-	INIT_LIST_HEAD(&b->dead_sdt);
-	INIT_LIST_HEAD(&b->spare_sdt);
+	unsigned int k;
+
 	INIT_LIST_HEAD(&b->retired);
 	INIT_LIST_HEAD(&b->formats);
-	INIT_LIST_HEAD(&b->promote);
+	for (k = 0; k < MARKER_NR_KINDS; k++)
+		INIT_LIST_HEAD(&b->kind[k]);
 	b->patches = NULL;
 	b->npatches = 0;
 	b->room = 0;
@@ -376,29 +363,54 @@ void marker_batch_patch(struct marker_batch *b, enum marker_insn what,
 /* See internal.h. */
 void marker_batch_apply(struct marker_batch *b)
 {
+	const struct marker_kind_ops *ops;
+	unsigned int k;
+
 	lockdep_assert_held(&marker_mutex);
 	if (b->npatches)
 		arch_marker_patch(b->patches, b->npatches);
 	b->npatches = 0;
-	mark_promote_prepare(b);
+	for_each_marker_kind(ops, k)
+		if (ops->after_patch)
+			ops->after_patch(b);
+}
+
+/* See internal.h. */
+void marker_batch_abort(struct marker_batch *b)
+{
+	const struct marker_kind_ops *ops;
+	unsigned int k;
+
+	for_each_marker_kind(ops, k)
+		if (ops->unreserve)
+			ops->unreserve(b);
 }
 
 /* See internal.h. */
 void marker_batch_finish(struct marker_batch *b)
 {
+	const struct marker_kind_ops *ops;
 	struct marker_probes *p, *tmp;
 	struct marker_fmt *f, *ftmp;
+	bool waited = false;
+	unsigned int k;
 
 	lockdep_assert_not_held(&marker_mutex);
 	kvfree(b->patches);
 	b->patches = NULL;
 	/*
-	 * One grace period for all: unregistering the kprobes of disarmed
-	 * SDT sites waits for one, which also serves everything else.
+	 * One grace period for all: a mechanism's reaping may wait for one
+	 * (unregistering the kprobes of disarmed SDT sites), which also
+	 * serves everything else.
 	 */
-	if (!sdt_reap(b) && b->wait)
+	for_each_marker_kind(ops, k)
+		if (ops->reap)
+			waited |= ops->reap(b);
+	if (!waited && b->wait)
 		synchronize_rcu();
-	mark_promote_finish(b);
+	for_each_marker_kind(ops, k)
+		if (ops->finish)
+			ops->finish(b);
 	if (!b->wait) {
 		/* Nothing was detached: nobody waits for the old arrays. */
 		list_for_each_entry_safe(p, tmp, &b->retired, retire)
@@ -411,266 +423,56 @@ void marker_batch_finish(struct marker_batch *b)
 		kfree(f);
 }
 
-/* --- Objects: vmlinux and modules ------------------------------------ */
+/* --- Text the registry patches, for kprobes ------------------------- */
 
-static void marker_free_object(struct rcu_head *rcu)
+/* Does [@start, @end] overlap text a mechanism patches? See below. */
+static bool marker_reserved(unsigned long start, unsigned long end,
+			    const struct kprobe *kp)
 {
-	struct marker_object *obj = container_of(rcu, struct marker_object, rcu);
+	const struct marker_kind_ops *ops;
+	unsigned int k;
 
-	kvfree(obj->calls);
-	kfree(obj);
-}
-
-/*
- * Take the sites of @obj out of the name index, and free @obj once
- * marker_text_reserved() cannot see it any more.
- */
-static void marker_del_object(struct marker_object *obj)
-{
-	struct marker_entry *e;
-
-	lockdep_assert_held(&marker_mutex);
-	for (e = obj->entry; e < obj->entry + obj->nr; e++) {
-		if (!e->mn)
-			continue;
-		list_del(&e->name_node);
-		e->mn->nr_sites--;
-		marker_put_name(e->mn);
-	}
-	mark_unhash_calls(obj);
-	mark_cancel_promotions(obj);
-	list_del_rcu(&obj->list);
-	call_rcu(&obj->rcu, marker_free_object);
-}
-
-/*
- * Is @e a further copy of a site already met in its object? The copies of
- * an expansion share its descriptor and its name.
- */
-static bool marker_copy_seen(const struct marker_entry *e)
-{
-	const struct marker_entry *p;
-
-	if (e->site->kind == MARKER_KIND_SDT)
-		return false;
-	list_for_each_entry(p, &e->mn->sites, name_node) {
-		if (p == e)
-			break;
-		if (p->obj == e->obj && p->site->kind != MARKER_KIND_SDT &&
-		    marker_site_desc(p->site) == marker_site_desc(e->site))
+	for_each_marker_kind(ops, k)
+		if (ops->text_reserved && ops->text_reserved(start, end, kp))
 			return true;
-	}
 	return false;
 }
 
-/* Is the site in the init text of its object? */
-static bool marker_site_in_init(const struct marker_site *site,
-				struct module *mod)
-{
-	unsigned long code = (unsigned long)marker_site_code(site);
-
-	return mod ? within_module_init(code, mod) : is_kernel_inittext(code);
-}
-
-/*
- * Add the sites [@start, @stop) of @mod (NULL: vmlinux) to the registry and
- * arm those whose names have probes. Nothing changes on error.
+/**
+ * marker_text_reserved - does text overlap what the registry patches?
+ * @start: the first byte
+ * @end: the last byte
+ *
+ * For kprobes' optimizer, which must not copy or cover with a JMP the
+ * CALLs of MARK() sites, patched at any time, nor SDT sites, which the
+ * registry may patch into a CALL at any time. An SDT site that starts at
+ * @start and that the registry arms with a kprobe is let through: that is
+ * the registry's own kprobe being optimized, the only kprobe there can be
+ * (marker_kprobe_reserved()). The jumps of MARK() sites are jump-label
+ * entries, which kprobes keeps off already. Called with preemption
+ * disabled.
+ *
+ * Return: 1 if they overlap, else 0.
  */
-static int marker_add_object(struct module *mod,
-			     const struct marker_site *start,
-			     const struct marker_site *stop,
-			     const struct marker_call *calls,
-			     const struct marker_call *calls_stop)
+int marker_text_reserved(void *start, void *end)
 {
-	unsigned int i, nr = stop - start;
-	struct marker_object *obj;
-	struct marker_entry *e;
-	struct marker_batch b;
-
-	obj = kzalloc(struct_size(obj, entry, nr), GFP_KERNEL);
-	if (!obj)
-		return -ENOMEM;
-	obj->mod = mod;
-	obj->nr = nr;
-	if (mark_index_calls(obj, calls, calls_stop)) {
-		kfree(obj);
-		return -ENOMEM;
-	}
-	/* What marker_text_reserved() reads, set before it can see @obj. */
-	for (i = 0; i < nr; i++) {
-		e = &obj->entry[i];
-		e->site = &start[i];
-		e->obj = obj;
-		e->init = marker_site_in_init(e->site, mod);
-	}
-
-	marker_batch_init(&b);
-	mutex_lock(&marker_mutex);
-	list_add_tail_rcu(&obj->list, &marker_objects);
-	mark_hash_calls(obj);
-	for (i = 0; i < nr; i++) {
-		e = &obj->entry[i];
-		e->mn = marker_get_name(marker_site_name(e->site));
-		if (!e->mn) {
-			marker_del_object(obj);
-			mutex_unlock(&marker_mutex);
-			return -ENOMEM;
-		}
-		list_add_tail(&e->name_node, &e->mn->sites);
-		e->mn->nr_sites++;
-	}
-	/* Arming the sites whose names have probes must not fail midway. */
-	for (e = obj->entry; e < obj->entry + nr; e++) {
-		if (e->mn->probes && e->site->kind == MARKER_KIND_SDT &&
-		    sdt_reserve(e, &b, GFP_KERNEL)) {
-			sdt_unreserve(&b);
-			marker_del_object(obj);
-			mutex_unlock(&marker_mutex);
-			return -ENOMEM;
-		}
-	}
-	for (e = obj->entry; e < obj->entry + nr; e++) {
-		if (e->mn->probes)
-			marker_update_site(e, e->mn->probes, !marker_copy_seen(e), &b);
-		cond_resched();
-	}
-	marker_batch_apply(&b);
-	mutex_unlock(&marker_mutex);
-	marker_batch_finish(&b);
-	return 0;
+	return marker_reserved((unsigned long)start, (unsigned long)end, NULL);
 }
-
-static struct marker_object *marker_find_object(struct module *mod)
-{
-	struct marker_object *obj;
-
-	lockdep_assert_held(&marker_mutex);
-	list_for_each_entry(obj, &marker_objects, list)
-		if (obj->mod == mod)
-			return obj;
-	return NULL;
-}
-
-/*
- * The init text of @mod (NULL: vmlinux) is about to be freed: its sites
- * there are gone. Disarm the SDT ones; jump_label no longer patches the
- * MARK() ones, and they stop counting as armed.
- */
-static void marker_init_text_gone(struct module *mod)
-{
-	struct marker_object *obj;
-	struct marker_entry *e;
-	struct marker_batch b;
-
-	marker_batch_init(&b);
-	mutex_lock(&marker_mutex);
-	obj = marker_find_object(mod);
-	for (e = obj ? obj->entry : NULL; obj && e < obj->entry + obj->nr; e++) {
-		if (!e->init || e->gone)
-			continue;
-		if (e->site->kind == MARKER_KIND_SDT)
-			sdt_disarm(e, &b);
-		/* No longer reserved against kprobes (sdt_text_reserved()). */
-		WRITE_ONCE(e->gone, true);
-	}
-	if (obj)
-		mark_init_calls_gone(obj);
-	marker_batch_apply(&b);
-	mutex_unlock(&marker_mutex);
-	marker_batch_finish(&b);
-}
-
-static void marker_module_going(struct module *mod)
-{
-	struct marker_object *obj;
-	struct marker_entry *e;
-	struct marker_batch b;
-
-	marker_batch_init(&b);
-	mutex_lock(&marker_mutex);
-	obj = marker_find_object(mod);
-	if (obj) {
-		/*
-		 * Disarm its SDT sites before its text goes. Its MARK() sites
-		 * and their descriptors go with the module; the probes stay
-		 * registered (pending, if no other object has that name).
-		 */
-		for (e = obj->entry; e < obj->entry + obj->nr; e++)
-			if (e->site->kind == MARKER_KIND_SDT)
-				sdt_disarm(e, &b);
-		marker_del_object(obj);
-	}
-	marker_batch_apply(&b);
-	mutex_unlock(&marker_mutex);
-	/* The kprobes go before the text does: wait here. */
-	marker_batch_finish(&b);
-}
-
-static int marker_module_notify(struct notifier_block *nb,
-				unsigned long val, void *data)
-{
-	struct module *mod = data;
-	int ret = 0;
-
-	if (!mod->num_markers)
-		return NOTIFY_DONE;
-	switch (val) {
-	case MODULE_STATE_COMING:
-		ret = marker_add_object(mod, mod->markers,
-					mod->markers + mod->num_markers,
-					mod->marker_calls,
-					mod->marker_calls + mod->num_marker_calls);
-		break;
-	case MODULE_STATE_LIVE:
-		marker_init_text_gone(mod);
-		break;
-	case MODULE_STATE_GOING:
-		marker_module_going(mod);
-		break;
-	}
-	return notifier_from_errno(ret);
-}
-
-static struct notifier_block marker_module_nb = {
-	.notifier_call = marker_module_notify,
-	/*
-	 * Below jump_label's (1): the module's static keys must be set up
-	 * before a coming module's sites are armed. Clients of the registry
-	 * that watch modules (probes.c, the control file) sit below this one.
-	 */
-	.priority = 0,
-};
-
-static int __init marker_init(void)
-{
-	int ret = marker_add_object(NULL, __start___markers, __stop___markers,
-				    __start___marker_calls, __stop___marker_calls);
-
-	if (ret)
-		pr_err("cannot index the sites of vmlinux: %d\n", ret);
-	/* Sites in init text, like any __init code's: gone after boot. */
-	MARK(markers_init, "sites %td error %d",
-	     __stop___markers - __start___markers, ret);
-	SDT_PROBE(markers, init, ret);
-	return register_module_notifier(&marker_module_nb);
-}
-early_initcall(marker_init);
-
-/* system_state when vmlinux's init sites went, for the KUnit suites. */
-VISIBLE_IF_KUNIT int marker_init_gone_state = -1;
-EXPORT_SYMBOL_IF_KUNIT(marker_init_gone_state);
+EXPORT_SYMBOL_IF_KUNIT(marker_text_reserved);
 
 /**
- * marker_free_init_mem - vmlinux's init sites go
+ * marker_kprobe_reserved - may a kprobe not go where it asks to?
+ * @p: the kprobe being registered
  *
- * Called by kernel_init() once no init code can run any more (the async
- * init work is done), right before the init memory is freed, as kprobes'
- * kprobe_free_init_mem() is: the sites there are disarmed and no longer
- * patched, nor reserved against kprobes. Until then, init code still runs
- * them (prepare_namespace(), say).
+ * For register_kprobe(): no kprobe on the CALL of a MARK() site, nor on
+ * an SDT site, dormant or armed, but the kprobe of the registry itself on
+ * an SDT site it arms with one. Called with preemption disabled.
+ *
+ * Return: true if @p must be refused (-EBUSY).
  */
-void __init marker_free_init_mem(void)
+bool marker_kprobe_reserved(const struct kprobe *p)
 {
-	marker_init_gone_state = system_state;
-	marker_init_text_gone(NULL);
+	unsigned long a = (unsigned long)p->addr;
+
+	return marker_reserved(a, a, p);
 }

@@ -119,64 +119,16 @@ static void marker_seq_stop(struct seq_file *m, void *v)
 	mutex_unlock(&marker_mutex);
 }
 
-/* A site's state, as the listing shows it. */
-static void marker_show_state(struct seq_file *m, const struct marker_entry *e)
-{
-	bool probed = e->mn->probes;
-	int err;
-
-	if (e->gone) {
-		seq_puts(m, "gone");
-		return;
-	}
-	if (e->site->kind != MARKER_KIND_SDT) {
-		if (rcu_access_pointer(marker_site_desc(e->site)->probes))
-			seq_puts(m, "armed");
-		else
-			seq_puts(m, probed ? "mismatch" : "dormant");
-		return;
-	}
-	switch (sdt_state(e, &err)) {
-	case SDT_ERROR:
-		if (sdt_why(e))
-			seq_printf(m, "error(%d:%s)", err, sdt_why(e));
-		else
-			seq_printf(m, "error(%d)", err);
-		break;
-	case SDT_CALL:
-		seq_puts(m, "call");
-		break;
-	case SDT_KPROBE:
-		seq_puts(m, "kprobe");
-		break;
-	case SDT_OPTIMIZED:
-		seq_puts(m, "optimized");
-		break;
-	case SDT_DORMANT:
-		seq_puts(m, probed ? "mismatch" : "dormant");
-		break;
-	}
-}
-
-static const char *marker_kind_name(u32 kind)
-{
-	switch (kind) {
-	case MARKER_KIND_SDT:
-		return "sdt";
-	case MARKER_KIND_GUARD:
-		return "guard";
-	default:
-		return "mark";
-	}
-}
-
 static void marker_show_site(struct seq_file *m, const struct marker_entry *e,
 			     marker_hits_fn *hits)
 {
+	const struct marker_kind_ops *ops = marker_kind_of(e->site);
 	const struct marker_site *site = e->site;
 	void *code = marker_site_code(site);
+	unsigned long nhits = 0;
+	unsigned int faults = 0;
 
-	seq_printf(m, "%s %s \"", e->mn->key, marker_kind_name(site->kind));
+	seq_printf(m, "%s %s \"", e->mn->key, ops->name);
 	seq_escape_str(m, marker_site_format(site),
 		       ESCAPE_ANY_NP | ESCAPE_APPEND, "\"\\");
 	/* Freed init text has no symbol left: do not print a raw address. */
@@ -184,20 +136,25 @@ static void marker_show_site(struct seq_file *m, const struct marker_entry *e,
 		seq_printf(m, "\" %pS ", code);
 	else
 		seq_puts(m, "\" - ");
-	marker_show_state(m, e);
-	seq_printf(m, " %u ", e->mn->probes ? e->mn->probes->nr : 0);
-	if (site->kind == MARKER_KIND_SDT)
-		seq_printf(m, "%u ", sdt_faults(e));
+	if (e->gone)
+		seq_puts(m, "gone");
 	else
+		ops->show(m, e);
+	seq_printf(m, " %u ", e->mn->probes ? e->mn->probes->nr : 0);
+	if (ops->counts) {
+		ops->counts(e, &faults, &nhits);
+		seq_printf(m, "%u ", faults);
+	} else {
 		seq_puts(m, "- ");
+	}
 	if (kallsyms_show_value(m->file->f_cred))
 		seq_printf(m, "0x%lx", (unsigned long)code);
 	else
 		seq_puts(m, "-");
 	if (hits) {
-		if (site->kind == MARKER_KIND_SDT)
-			seq_printf(m, " %lu", sdt_hits(e));
-		else if (site->kind == MARKER_KIND_MARK)
+		if (ops->counts)
+			seq_printf(m, " %lu", nhits);
+		else if (ops->client_hits)
 			seq_printf(m, " %lu", hits(e->mn->key));
 		else
 			seq_puts(m, " -");

@@ -534,9 +534,9 @@ unsigned long marker_event_hits(const char *key)
 }
 
 /*
- * After the registry (priority 0) indexed a coming module's sites, or
- * forgot a going module's: follow it. Before the control file (-2), whose
- * markers.enable= enables the coming module's events.
+ * After the registry indexed a coming module's sites, or forgot a going
+ * module's (its chain): follow it. Before the control file (priority 0 in
+ * that chain), whose markers.enable= enables the coming module's events.
  */
 static int marker_events_module_notify(struct notifier_block *nb,
 				       unsigned long val, void *data)
@@ -548,13 +548,13 @@ static int marker_events_module_notify(struct notifier_block *nb,
 
 static struct notifier_block marker_events_module_nb = {
 	.notifier_call = marker_events_module_notify,
-	.priority = -1,
+	.priority = 1,
 };
 
 static int __init marker_events_init(void)
 {
 	marker_events_sync();
-	return register_module_notifier(&marker_events_module_nb);
+	return marker_register_module_notifier(&marker_events_module_nb);
 }
 
 /* After the event subsystem (core and fs initcalls) is up. */

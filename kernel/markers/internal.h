@@ -2,31 +2,43 @@
 /*
  * Kernel markers: what the files of kernel/markers/ share.
  *
- *	api.c		the probe API: argument checks, kernel-doc
- *	probes.c	attaching and detaching probes, all or nothing
- *	core.c		the registry: names, objects and their sites; the
- *			module notifier; init text
  *	format.c	the format grammar (also built into the host tools)
- *	mark.c		MARK() and guard sites: static keys and the hit path
- *	sdt.c		arming SDT sites (kprobes)
- *	debugfs.c	the listing
+ *	core.c		the registry: names and their sites; the mechanisms;
+ *			change batches; the text it reserves against kprobes.
+ *			It names no mechanism: it calls them through struct
+ *			marker_kind_ops
+ *	objects.c	vmlinux and modules, their sites coming and going: the
+ *			module notifier and its chain; init text
+ *	debugfs.c	the listing, and the directory of our debugfs files
+ *	mark.c		the mechanism of MARK() and guard sites: jump labels,
+ *			patched CALLs and the hit path
+ *	sdt.c		the mechanism of SDT sites: arming with a call of the
+ *			trampoline; sdt.h, what it shares with
+ *	sdt_kprobe.c	arming them with a kprobe
+ *	probes.c	attaching and detaching probes, all or nothing
+ *	api.c		the probe API: argument checks, kernel-doc
+ *	kunit.c		what the KUnit suites read of the registry
+ *	events.c	the trace events: a client of the registry
+ *	event_format.c	their fields, print fmt and text
+ *	event_record.c	their hit path
  *	control.c	the control file and markers.enable=: a client of the
  *			registry, through the functions under "Clients" below
  *	control_parse.c	its grammar
  *	sinks.c		the control file's printk probe
- *	events.c	the trace events: a client of the registry too
- *	event_format.c	their fields, print fmt and text
- *	event_record.c	their hit path
- *	kunit.c		what the KUnit suites read of the registry
  *
- * Layers, each calling only those below it: control.c; api.c, events.c;
- * probes.c; core.c; mark.c, sdt.c, format.c. The registry's data is
+ * Layers, each file calling only files of its own layer or below, with no
+ * cycle (harness/host-tests/markers-layering.sh checks both on the built
+ * objects): control.c, control_parse.c, sinks.c; events.c,
+ * event_format.c, event_record.c; kunit.c; api.c; probes.c; objects.c;
+ * mark.c, sdt.c; sdt_kprobe.c; debugfs.c; core.c; format.c. The core reaches the mechanisms
+ * above it only through the ops they register. The registry's data is
  * protected by marker_mutex; see core.c.
  */
 #ifndef _KERNEL_MARKERS_INTERNAL_H
 #define _KERNEL_MARKERS_INTERNAL_H
 
 #include <linux/compiler.h>
+#include <linux/init.h>
 #include <linux/list.h>
 #include <linux/lockdep.h>
 #include <linux/marker.h>
@@ -38,6 +50,9 @@
 
 #include "format.h"
 
+/* The number of site kinds, MARKER_KIND_*. */
+#define MARKER_NR_KINDS		(MARKER_KIND_SDT + 1)
+
 /* The longest marker name, and SDT provider or name, the API accepts. */
 #define MARKER_NAME_MAX		127
 /* The longest key: a marker name, or an SDT "provider:name". */
@@ -46,6 +61,7 @@
 struct kprobe;
 struct module;
 struct sdt_site;
+struct seq_file;
 
 /*
  * One probe: the function, its data, and what it expects of a site: a
@@ -124,30 +140,11 @@ struct marker_object {
 	struct list_head list;		/* in marker_objects */
 	struct rcu_head rcu;
 	struct module *mod;		/* NULL for vmlinux */
-	struct marker_callsite *calls;
+	struct marker_callsite *calls;	/* its MARK() CALLs (mark.c) */
 	unsigned int ncalls;
 	unsigned int nr;
 	struct marker_entry entry[] __counted_by(nr);
 };
-
-/*
- * The CALLs of the MARK() sites [@start, @stop) of @obj (not yet in
- * marker_objects), sorted by descriptor: 0 or -ENOMEM.
- */
-int mark_index_calls(struct marker_object *obj,
-		     const struct marker_call *start,
-		     const struct marker_call *stop);
-/* Add @obj's CALLs to the table marker_call_desc_of() reads, or remove them. */
-void mark_hash_calls(struct marker_object *obj);
-void mark_unhash_calls(struct marker_object *obj);
-
-/* The descriptor of the MARK() CALL at @code, or NULL; under RCU-sched. */
-struct marker_desc *marker_call_desc_of(unsigned long code);
-
-/* The calls of @desc's sites in @obj: *@n of them from the one returned. */
-struct marker_callsite *marker_object_calls(struct marker_object *obj,
-					    struct marker_desc *desc,
-					    unsigned int *n);
 
 /* The sites of vmlinux and their calls, collected by the linker script. */
 extern const struct marker_site __start___markers[];
@@ -187,18 +184,17 @@ static inline const char *marker_object_name(const struct marker_object *obj)
  * One change of the registry: what arming its sites may need, reserved
  * before anything is published (so that publishing cannot fail), and what
  * it leaves to do once marker_mutex is dropped, in marker_batch_finish():
- * unregister the kprobes of disarmed SDT sites, wait for one grace period
- * if a probe was detached (@wait), and free the probe arrays and formats
- * the change retired.
+ * the mechanisms' own work (disarmed kprobes to unregister, say), one
+ * grace period if a probe was detached (@wait), and freeing the probe
+ * arrays and formats the change retired.
  */
 struct marker_batch {
-	struct list_head dead_sdt;	/* struct sdt_site (sdt.c) */
-	struct list_head spare_sdt;	/* reserved by sdt_reserve() */
 	struct list_head retired;	/* struct marker_probes */
 	struct list_head formats;	/* struct marker_fmt */
 	struct marker_patch *patches;	/* the instructions to write */
 	unsigned int npatches, room;
-	struct list_head promote;	/* struct mark_promotion (mark.c) */
+	/* Each kind's own, opaque to the core: see marker_batch_list(). */
+	struct list_head kind[MARKER_NR_KINDS];
 	bool wait;
 };
 
@@ -209,13 +205,110 @@ void marker_batch_patch(struct marker_batch *b, enum marker_insn what,
 			void *code, void *dest);
 /* Under marker_mutex, at the end of a change: write what it queued. */
 void marker_batch_apply(struct marker_batch *b);
+/* For a change given up, nothing published: free what it reserved. */
+void marker_batch_abort(struct marker_batch *b);
 /* Once marker_mutex is dropped. */
 void marker_batch_finish(struct marker_batch *b);
+
+/* The list @b keeps for the mechanism of site kind @kind. */
+static inline struct list_head *marker_batch_list(struct marker_batch *b,
+						  unsigned int kind)
+{
+	return &b->kind[kind];
+}
+
+/**
+ * struct marker_kind_ops - a mechanism: how the sites of one kind are armed
+ * @name: the kind, as the listing shows it
+ * @client_hits: the listing asks the client (the control file) for hits
+ * @accepts: does @site take what @p expects?
+ * @reserve: reserve in @b what arming @e will need: 0 or -ENOMEM
+ * @unreserve: free what @b reserved and arming did not use
+ * @update: point @e at @probes (NULL: none), arming or disarming it, with
+ *	    the patching it needs queued in @b; never fails (what it needs
+ *	    was reserved), but may leave the site in error for the listing
+ * @armed: does @e call probes? (@e is not gone)
+ * @event_why: why a site of format @fmt cannot record a trace event
+ *	       (@first NULL), or cannot share one with a site of format
+ *	       @first, in one word; NULL if it can. An op left NULL: the
+ *	       kind records nothing (guards)
+ * @object_init: set up what the kind keeps of @obj, before @obj is in
+ *		 the registry, without marker_mutex: 0 or -ENOMEM
+ * @object_add: @obj is in the registry now
+ * @object_del: @obj leaves the registry: disarm its sites in @b
+ * @object_free: free what @object_init set up, after a grace period
+ * @init_gone: the init text of @obj is about to be freed: disarm its sites
+ *	       there in @b (the core then marks them gone)
+ * @after_patch: under marker_mutex, once @b's patches are written
+ * @reap: once marker_mutex is dropped: finish disarming; true if that
+ *	  waited for a grace period
+ * @finish: after @b's grace period, marker_mutex not held
+ * @show: the site's state, for the listing (not gone)
+ * @counts: its faults and hits, for the listing; NULL: it counts none
+ * @text_reserved: does [@start, @end] overlap text of the kind's sites
+ *		   that the registry patches? @kp: the kprobe asking, or
+ *		   NULL for kprobes' optimizer; under RCU
+ *
+ * Registered once by mark.c (MARK() and guard sites) and sdt.c, before
+ * the registry indexes vmlinux; the core (core.c) calls a mechanism only
+ * through these. Every op but @accepts, @update, @armed and @show may be
+ * NULL. All run under marker_mutex but @object_init, @object_free,
+ * @reap, @finish and @text_reserved.
+ */
+struct marker_kind_ops {
+	const char *name;
+	bool client_hits;
+	bool (*accepts)(const struct marker_site *site,
+			const struct marker_probe *p);
+	int (*reserve)(struct marker_entry *e, struct marker_batch *b,
+		       gfp_t gfp);
+	void (*unreserve)(struct marker_batch *b);
+	void (*update)(struct marker_entry *e, struct marker_probes *probes,
+		       struct marker_batch *b);
+	bool (*armed)(const struct marker_entry *e);
+	const char *(*event_why)(const char *first, const char *fmt);
+	int (*object_init)(struct marker_object *obj);
+	void (*object_add)(struct marker_object *obj);
+	void (*object_del)(struct marker_object *obj, struct marker_batch *b);
+	void (*object_free)(struct marker_object *obj);
+	void (*init_gone)(struct marker_object *obj, struct marker_batch *b);
+	void (*after_patch)(struct marker_batch *b);
+	bool (*reap)(struct marker_batch *b);
+	void (*finish)(struct marker_batch *b);
+	void (*show)(struct seq_file *m, const struct marker_entry *e);
+	void (*counts)(const struct marker_entry *e, unsigned int *faults,
+		       unsigned long *hits);
+	bool (*text_reserved)(unsigned long start, unsigned long end,
+			      const struct kprobe *kp);
+};
+
+void __init marker_register_kind(unsigned int kind,
+				 const struct marker_kind_ops *ops);
+
+/* The mechanism of each kind; set at boot, before any site is indexed. */
+extern const struct marker_kind_ops *marker_kinds[MARKER_NR_KINDS];
+
+/**
+ * for_each_marker_kind - each kind's mechanism
+ * @ops: the struct marker_kind_ops cursor
+ * @k: an unsigned int, the kind
+ *
+ * A mechanism that serves several kinds has its batch and object ops in
+ * the ops of one kind only: calling each kind's that are set calls each
+ * mechanism's once.
+ */
+#define for_each_marker_kind(ops, k)					\
+	for ((k) = 0; (k) < MARKER_NR_KINDS && ((ops) = marker_kinds[k]); (k)++)
+
+/* The mechanism of @site's kind. */
+const struct marker_kind_ops *marker_kind_of(const struct marker_site *site);
 
 /* --- The registry (core.c), under marker_mutex ------------------------ */
 
 /* The name of @key, or NULL. */
 struct marker_name *marker_find_name(const char *key);
+/* The name of @key, created (with no site and no probe) if needed. */
+struct marker_name *marker_get_name(const char *key);
 /* A new name, not in the registry until marker_insert_name(). */
 struct marker_name *marker_alloc_name(const char *key);
 void marker_insert_name(struct marker_name *mn);
@@ -233,6 +326,16 @@ int marker_reserve_name(struct marker_name *mn,
 /* Does @site take what @p expects? */
 bool marker_site_accepts_probe(const struct marker_site *site,
 			       const struct marker_probe *p);
+/* Does @site take what each of @probes expects? */
+bool marker_site_accepts(const struct marker_site *site,
+			 const struct marker_probes *probes);
+/*
+ * Point @e at @probes (NULL: no probe), patching or arming it to match. A
+ * site that does not take the probes is left dormant; @warn says so, for
+ * a site that arrives with a module. A gone site is left alone.
+ */
+void marker_update_site(struct marker_entry *e, struct marker_probes *probes,
+			bool warn, struct marker_batch *b);
 /* Is the site calling probes, or SDT-armed? */
 bool marker_entry_armed(const struct marker_entry *e);
 /* pr_warn() "key at function+off/size: ...", never with a raw address. */
@@ -241,18 +344,13 @@ void marker_warn_site(const struct marker_entry *e, const char *fmt, ...);
 
 /* --- MARK() and guard sites (mark.c), under marker_mutex -------------- */
 
-void mark_update_desc(struct marker_object *obj, struct marker_desc *desc,
-		      bool guard, struct marker_probes *probes,
-		      struct marker_batch *b);
-/* After a change's patches are written, and after its grace period. */
-void mark_promote_prepare(struct marker_batch *b);
-void mark_promote_finish(struct marker_batch *b);
-/* @obj is going: its queued promotions are dropped. */
-void mark_cancel_promotions(struct marker_object *obj);
+/* The calls of @desc's sites in @obj: *@n of them from the one returned. */
+struct marker_callsite *marker_object_calls(struct marker_object *obj,
+					    struct marker_desc *desc,
+					    unsigned int *n);
 bool mark_desc_direct(const struct marker_desc *desc);
-void mark_init_calls_gone(struct marker_object *obj);
 
-/* --- SDT sites (sdt.c), under marker_mutex but sdt_reap() ------------- */
+/* --- SDT sites (sdt.c), under marker_mutex ---------------------------- */
 
 /* What the listing says of an SDT site. */
 enum sdt_state {
@@ -265,21 +363,9 @@ enum sdt_state {
 
 /* How SDT sites are armed from now on: a call (default), or a kprobe. */
 extern bool sdt_use_kprobes;
-bool sdt_text_reserved(unsigned long start, unsigned long end, bool own);
-bool sdt_own_kprobe(const struct kprobe *kp);
-
-int sdt_reserve(struct marker_entry *e, struct marker_batch *b, gfp_t gfp);
-void sdt_unreserve(struct marker_batch *b);
-void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
-	     struct marker_batch *b);
-void sdt_disarm(struct marker_entry *e, struct marker_batch *b);
-/* Unregister the kprobes @b collected; true if that waited a grace period. */
-bool sdt_reap(struct marker_batch *b);
 enum sdt_state sdt_state(const struct marker_entry *e, int *error);
 const char *sdt_why(const struct marker_entry *e);
 unsigned int sdt_faults(const struct marker_entry *e);
-unsigned long sdt_hits(const struct marker_entry *e);
-int sdt_spec_nargs(const char *spec);
 
 /* --- The listing (debugfs.c) ------------------------------------------ */
 
@@ -308,6 +394,16 @@ struct marker_op {
 };
 
 int marker_change(const struct marker_op *ops, unsigned int n);
+
+/*
+ * Follow modules once the registry has: MODULE_STATE_COMING, then
+ * MODULE_STATE_GOING. Clients order themselves by @nb's priority: the
+ * trace events (1) before the control file (0), whose markers.enable=
+ * enables a coming module's events; probes.c drops a going module's
+ * leftover probes (0).
+ */
+struct notifier_block;
+int marker_register_module_notifier(struct notifier_block *nb);
 
 /*
  * Attach a probe to a MARK() name or an SDT "provider:name" (the key), or

@@ -5,7 +5,7 @@
  * A MARK() expansion (<linux/marker.h>) is, per copy of its site, a
  * jump-label NOP and, out of line, a CALL; one struct marker_desc is
  * shared by the copies. The registry patches both itself (the jump label's
- * key is never enabled), every site of a change in one text_poke batch
+ * key is never enabled), the sites of a change together
  * (marker_batch_patch()):
  *
  *	dormant		NOP; CALL __marker_slowpath
@@ -37,6 +37,7 @@
 #include <linux/module.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <kunit/visibility.h>
@@ -121,7 +122,7 @@ static void mark_queue_promotion(struct marker_object *obj,
 	p->obj = obj;
 	p->desc = desc;
 	p->state = desc->state;
-	list_add_tail(&p->list, &b->promote);
+	list_add_tail(&p->list, marker_batch_list(b, MARKER_KIND_MARK));
 	list_add_tail(&p->pending, &mark_promotions);
 }
 
@@ -132,7 +133,7 @@ static void mark_queue_promotion(struct marker_object *obj,
  * Under marker_mutex. Its expansions stay slow, which is correct: their
  * text is about to go, and with it the descriptors they point to.
  */
-void mark_cancel_promotions(struct marker_object *obj)
+static void mark_cancel_promotions(struct marker_object *obj)
 {
 	struct mark_promotion *p, *tmp;
 
@@ -157,9 +158,10 @@ void mark_cancel_promotions(struct marker_object *obj)
  * jumps and calls to match. Called under marker_mutex, for each site of
  * the expansion: once the descriptor is up to date, it does nothing.
  */
-void mark_update_desc(struct marker_object *obj, struct marker_desc *desc,
-		      bool guard, struct marker_probes *probes,
-		      struct marker_batch *b)
+static void mark_update_desc(struct marker_object *obj,
+			     struct marker_desc *desc, bool guard,
+			     struct marker_probes *probes,
+			     struct marker_batch *b)
 {
 	struct marker_probes *cur;
 	unsigned long mode;
@@ -231,13 +233,13 @@ static struct marker_probes *mark_promotion_valid(struct mark_promotion *p)
  * after which no CPU holds older data, and mark_promote_finish() patches
  * the CALLs to the probe.
  */
-void mark_promote_prepare(struct marker_batch *b)
+static void mark_promote_prepare(struct marker_batch *b)
 {
 	struct marker_probes *probes;
 	struct mark_promotion *p;
 
 	lockdep_assert_held(&marker_mutex);
-	list_for_each_entry(p, &b->promote, list) {
+	list_for_each_entry(p, marker_batch_list(b, MARKER_KIND_MARK), list) {
 		probes = mark_promotion_valid(p);
 		if (probes)
 			WRITE_ONCE(p->desc->data, probes->probe[0].data);
@@ -258,21 +260,21 @@ EXPORT_SYMBOL_IF_KUNIT(mark_promote_delay_ms);
  * @b: the batch, after its grace period, marker_mutex not held
  *
  * Patch the CALLs of the expansions that did not change meanwhile to
- * their probe, in one text_poke batch of their own.
+ * their probe, in a change of their own.
  */
-void mark_promote_finish(struct marker_batch *b)
+static void mark_promote_finish(struct marker_batch *b)
 {
 	struct mark_promotion *p, *tmp;
 	struct marker_probes *probes;
 	struct marker_batch pb;
 
-	if (list_empty(&b->promote))
+	if (list_empty(marker_batch_list(b, MARKER_KIND_MARK)))
 		return;
 	if (IS_ENABLED(CONFIG_MARKERS_KUNIT_TEST) && READ_ONCE(mark_promote_delay_ms))
 		msleep(READ_ONCE(mark_promote_delay_ms));
 	marker_batch_init(&pb);
 	mutex_lock(&marker_mutex);
-	list_for_each_entry_safe(p, tmp, &b->promote, list) {
+	list_for_each_entry_safe(p, tmp, marker_batch_list(b, MARKER_KIND_MARK), list) {
 		probes = mark_promotion_valid(p);
 		if (probes) {
 			mark_patch_calls(p->obj, p->desc, probes->probe[0].func, &pb);
@@ -288,20 +290,35 @@ void mark_promote_finish(struct marker_batch *b)
 }
 
 /* The init text of @obj is freed: so are the CALLs in it. */
-void mark_init_calls_gone(struct marker_object *obj)
+static void mark_init_gone(struct marker_object *obj, struct marker_batch *b)
 {
 	unsigned int i;
 
 	lockdep_assert_held(&marker_mutex);
 	for (i = 0; i < obj->ncalls; i++)
 		if (obj->calls[i].init)
-			WRITE_ONCE(obj->calls[i].gone, true);	/* see marker_text_reserved() */
+			WRITE_ONCE(obj->calls[i].gone, true);	/* see mark_text_reserved() */
 }
 
 /* See internal.h. */
 bool mark_desc_direct(const struct marker_desc *desc)
 {
 	return mark_mode(desc) == MARK_DIRECT;
+}
+
+/* Every CALL, by its address, for __marker_slowpath(). */
+#define MARK_CALL_HASH_BITS	10
+static DEFINE_HASHTABLE(mark_call_table, MARK_CALL_HASH_BITS);
+
+/* The descriptor of the MARK() CALL at @code, or NULL; under RCU-sched. */
+static notrace struct marker_desc *marker_call_desc_of(unsigned long code)
+{
+	struct marker_callsite *c;
+
+	hash_for_each_possible_rcu_notrace(mark_call_table, c, hnode, code)
+		if ((unsigned long)c->code == code)
+			return c->desc;
+	return NULL;
 }
 
 /* Call the probes of @desc, each with its own copy of @args. */
@@ -377,77 +394,6 @@ EXPORT_SYMBOL_GPL(__marker_check_rcu);
 
 /* --- The CALLs of MARK() sites, by object and by address ------------ */
 
-/* Every CALL, by its address, for __marker_slowpath(). */
-#define MARK_CALL_HASH_BITS	10
-static DEFINE_HASHTABLE(mark_call_table, MARK_CALL_HASH_BITS);
-
-static int mark_callsite_cmp(const void *a, const void *b)
-{
-	const struct marker_callsite *x = a, *y = b;
-
-	if (x->desc != y->desc)
-		return x->desc < y->desc ? -1 : 1;
-	return x->code < y->code ? -1 : x->code > y->code;
-}
-
-/* See internal.h. */
-int mark_index_calls(struct marker_object *obj,
-		     const struct marker_call *start,
-		     const struct marker_call *stop)
-{
-	unsigned int i, n = stop - start;
-	struct marker_callsite *c;
-
-	if (!n)
-		return 0;
-	c = kvcalloc(n, sizeof(*c), GFP_KERNEL);
-	if (!c)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		c[i].code = marker_call_code(&start[i]);
-		c[i].desc = marker_call_desc(&start[i]);
-		c[i].init = obj->mod ?
-			within_module_init((unsigned long)c[i].code, obj->mod) :
-			is_kernel_inittext((unsigned long)c[i].code);
-	}
-	sort(c, n, sizeof(*c), mark_callsite_cmp, NULL);
-	obj->calls = c;
-	obj->ncalls = n;
-	return 0;
-}
-
-/* See internal.h. */
-void mark_hash_calls(struct marker_object *obj)
-{
-	unsigned int i;
-
-	lockdep_assert_held(&marker_mutex);
-	for (i = 0; i < obj->ncalls; i++)
-		hash_add_rcu(mark_call_table, &obj->calls[i].hnode,
-			     (unsigned long)obj->calls[i].code);
-}
-
-/* See internal.h. */
-void mark_unhash_calls(struct marker_object *obj)
-{
-	unsigned int i;
-
-	lockdep_assert_held(&marker_mutex);
-	for (i = 0; i < obj->ncalls; i++)
-		hash_del_rcu(&obj->calls[i].hnode);
-}
-
-/* See internal.h. */
-notrace struct marker_desc *marker_call_desc_of(unsigned long code)
-{
-	struct marker_callsite *c;
-
-	hash_for_each_possible_rcu_notrace(mark_call_table, c, hnode, code)
-		if ((unsigned long)c->code == code)
-			return c->desc;
-	return NULL;
-}
-
 /* See internal.h. */
 struct marker_callsite *marker_object_calls(struct marker_object *obj,
 					    struct marker_desc *desc,
@@ -468,8 +414,86 @@ struct marker_callsite *marker_object_calls(struct marker_object *obj,
 	return obj->calls + first;
 }
 
-/* Does [@s, @e] overlap text the registry patches? See below. */
-static bool marker_reserved(unsigned long s, unsigned long e, bool own)
+static int mark_callsite_cmp(const void *a, const void *b)
+{
+	const struct marker_callsite *x = a, *y = b;
+
+	if (x->desc != y->desc)
+		return x->desc < y->desc ? -1 : 1;
+	return x->code < y->code ? -1 : x->code > y->code;
+}
+
+/*
+ * Index the CALLs of @obj's MARK() sites, sorted by descriptor, before
+ * @obj is in the registry: 0 or -ENOMEM.
+ */
+static int mark_object_init(struct marker_object *obj)
+{
+	const struct marker_call *start = __start___marker_calls;
+	unsigned int i, n = __stop___marker_calls - __start___marker_calls;
+	struct marker_callsite *c;
+
+	if (obj->mod) {
+		start = obj->mod->marker_calls;
+		n = obj->mod->num_marker_calls;
+	}
+	if (!n)
+		return 0;
+	c = kvcalloc(n, sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		c[i].code = marker_call_code(&start[i]);
+		c[i].desc = marker_call_desc(&start[i]);
+		c[i].init = obj->mod ?
+			within_module_init((unsigned long)c[i].code, obj->mod) :
+			is_kernel_inittext((unsigned long)c[i].code);
+	}
+	sort(c, n, sizeof(*c), mark_callsite_cmp, NULL);
+	obj->calls = c;
+	obj->ncalls = n;
+	return 0;
+}
+
+/* @obj is in the registry: hash its CALLs for __marker_slowpath(). */
+static void mark_object_add(struct marker_object *obj)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&marker_mutex);
+	for (i = 0; i < obj->ncalls; i++)
+		hash_add_rcu(mark_call_table, &obj->calls[i].hnode,
+			     (unsigned long)obj->calls[i].code);
+}
+
+/*
+ * @obj leaves the registry: unhash its CALLs and drop its promotions. Its
+ * MARK() sites need no disarming: if it is a module, they and their
+ * descriptors go with its text.
+ */
+static void mark_object_del(struct marker_object *obj, struct marker_batch *b)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&marker_mutex);
+	for (i = 0; i < obj->ncalls; i++)
+		hash_del_rcu(&obj->calls[i].hnode);
+	mark_cancel_promotions(obj);
+}
+
+/* After a grace period: nothing reads @obj's CALLs any more. */
+static void mark_object_free(struct marker_object *obj)
+{
+	kvfree(obj->calls);
+}
+
+/*
+ * Does [@start, @end] overlap the CALL of a MARK() site? Those are patched
+ * at any time; the jumps are jump-label entries, which kprobes keeps off
+ * already. Under RCU: an object is freed after a grace period.
+ */
+static bool mark_text_reserved(unsigned long start, unsigned long end,
+			       const struct kprobe *kp)
 {
 	struct marker_callsite *call;
 	struct marker_object *obj;
@@ -483,50 +507,102 @@ static bool marker_reserved(unsigned long s, unsigned long e, bool own)
 			if (READ_ONCE(call->gone))
 				continue;
 			c = (unsigned long)call->code;
-			ret = c <= e && s < c + MARKER_CALL_SIZE;
+			ret = c <= end && start < c + MARKER_CALL_SIZE;
 		}
 		if (ret)
 			break;
 	}
 	rcu_read_unlock();
-	return ret || sdt_text_reserved(s, e, own);
+	return ret;
 }
 
-/**
- * marker_text_reserved - does text overlap what the registry patches?
- * @start: the first byte
- * @end: the last byte
- *
- * For kprobes' optimizer, which must not copy or cover with a JMP the
- * CALLs of MARK() sites, patched at any time, nor SDT sites, which the
- * registry may patch into a CALL at any time (sdt_text_reserved()). An
- * SDT site that starts at @start and that the registry arms with a kprobe
- * is let through: that is the registry's own kprobe being optimized, the
- * only kprobe there can be (marker_kprobe_reserved()). The jumps of
- * MARK() sites are jump-label entries, which kprobes keeps off already.
- * Called with preemption disabled.
- *
- * Return: 1 if they overlap, else 0.
- */
-int marker_text_reserved(void *start, void *end)
+/* --- The mechanism of MARK() and guard sites -------------------------- */
+
+static bool mark_accepts(const struct marker_site *site,
+			 const struct marker_probe *p)
 {
-	return marker_reserved((unsigned long)start, (unsigned long)end, true);
-}
-EXPORT_SYMBOL_IF_KUNIT(marker_text_reserved);
+	const char *fmt = marker_site_format(site);
 
-/**
- * marker_kprobe_reserved - may a kprobe not go where it asks to?
- * @p: the kprobe being registered
- *
- * For register_kprobe(): no kprobe on the CALL of a MARK() site, nor on
- * an SDT site, dormant or armed, but the kprobe of the registry itself on
- * an SDT site it arms with one. Called with preemption disabled.
- *
- * Return: true if @p must be refused (-EBUSY).
- */
-bool marker_kprobe_reserved(const struct kprobe *p)
+	/*
+	 * A site whose format vsnprintf() cannot print takes no probe at
+	 * all: a generic probe would hand it to vsnprintf().
+	 */
+	if (marker_parse_format(fmt, NULL, 0) < 0)
+		return false;
+	return !p->format || marker_format_match(p->format, fmt);
+}
+
+/* MARK_ENABLED() and SDT_ENABLED() guards take any probe. */
+static bool mark_guard_accepts(const struct marker_site *site,
+			       const struct marker_probe *p)
 {
-	unsigned long a = (unsigned long)p->addr;
-
-	return marker_reserved(a, a, sdt_own_kprobe(p));
+	return true;
 }
+
+static void mark_update(struct marker_entry *e, struct marker_probes *probes,
+			struct marker_batch *b)
+{
+	mark_update_desc(e->obj, marker_site_desc(e->site),
+			 e->site->kind == MARKER_KIND_GUARD, probes, b);
+}
+
+static bool mark_armed(const struct marker_entry *e)
+{
+	return rcu_access_pointer(marker_site_desc(e->site)->probes);
+}
+
+/*
+ * A MARK() site's trace event takes its format, which must be printable,
+ * and which every site of its name must share.
+ */
+static const char *mark_event_why(const char *first, const char *fmt)
+{
+	if (!first)
+		return marker_parse_format(fmt, NULL, 0) < 0 ?
+		       "format_not_printable" : NULL;
+	return strcmp(first, fmt) ? "sites_disagree_on_format" : NULL;
+}
+
+static void mark_show(struct seq_file *m, const struct marker_entry *e)
+{
+	if (mark_armed(e))
+		seq_puts(m, "armed");
+	else
+		seq_puts(m, e->mn->probes ? "mismatch" : "dormant");
+}
+
+/* The object and batch ops serve both kinds: they are in mark_ops only. */
+static const struct marker_kind_ops mark_ops = {
+	.name		= "mark",
+	.client_hits	= true,
+	.accepts	= mark_accepts,
+	.update		= mark_update,
+	.armed		= mark_armed,
+	.event_why	= mark_event_why,
+	.object_init	= mark_object_init,
+	.object_add	= mark_object_add,
+	.object_del	= mark_object_del,
+	.object_free	= mark_object_free,
+	.init_gone	= mark_init_gone,
+	.after_patch	= mark_promote_prepare,
+	.finish		= mark_promote_finish,
+	.show		= mark_show,
+	.text_reserved	= mark_text_reserved,
+};
+
+static const struct marker_kind_ops mark_guard_ops = {
+	.name		= "guard",
+	.accepts	= mark_guard_accepts,
+	.update		= mark_update,
+	.armed		= mark_armed,
+	.show		= mark_show,
+};
+
+/* Before marker_init(): mark.o links before objects.o. */
+static int __init mark_init(void)
+{
+	marker_register_kind(MARKER_KIND_MARK, &mark_ops);
+	marker_register_kind(MARKER_KIND_GUARD, &mark_guard_ops);
+	return 0;
+}
+early_initcall(mark_init);

@@ -312,7 +312,7 @@ int marker_change(const struct marker_op *ops, unsigned int n)
 		marker_batch_apply(&b);
 	mutex_unlock(&marker_mutex);
 	if (ret) {
-		sdt_unreserve(&b);
+		marker_batch_abort(&b);
 		return ret;
 	}
 	/* Wait for the CPUs that may still be running the detached probes. */
@@ -401,17 +401,16 @@ static int marker_probes_module_notify(struct notifier_block *nb,
 	return NOTIFY_DONE;
 }
 
+/*
+ * Through the registry's chain: when a module with both sites and
+ * leftover probes goes, its sites are out of the registry first.
+ */
 static struct notifier_block marker_probes_module_nb = {
 	.notifier_call = marker_probes_module_notify,
-	/*
-	 * Below the registry's (0): when a module with both sites and
-	 * leftover probes goes, its sites are out of the registry first.
-	 */
-	.priority = -1,
 };
 
 static int __init marker_probes_init(void)
 {
-	return register_module_notifier(&marker_probes_module_nb);
+	return marker_register_module_notifier(&marker_probes_module_nb);
 }
 early_initcall(marker_probes_init);

@@ -3,8 +3,9 @@
  * Kernel markers: arming SDT sites.
  *
  * An SDT site (<linux/sdt.h>) is a 5-byte NOP and an operand spec saying
- * where each argument lives. When its key gets probes, the registry
- * (core.c) calls sdt_arm(): the spec is decoded once into a program
+ * where each argument lives. This file is the mechanism of SDT sites
+ * (struct marker_kind_ops, registered with the core). When a key gets
+ * probes, the registry (core.c) arms its sites through it: the spec is decoded once into a program
  * (arch_sdt_parse()), then the site is armed by one of two mechanisms:
  *
  * call		the default: the NOP is patched into a CALL of the SDT
@@ -22,64 +23,37 @@
  * kprobes of every site a change disarmed at once, or just waits for the
  * trampoline's running handlers: one grace period.
  *
- * Everything here runs under marker_mutex, but the handlers, sdt_reap()
- * and sdt_text_reserved().
+ * Arming with a kprobe is in sdt_kprobe.c. Everything here runs under
+ * marker_mutex, but the trampoline's handler, sdt_reap() and
+ * sdt_text_reserved().
+ *
+ * A change's batch keeps one list of struct sdt_site for this mechanism
+ * (marker_batch_list()): at its head the reservations sdt_reserve() made
+ * and arming has not used yet (no entry), after them the sites the change
+ * disarmed, for sdt_reap().
  */
 
 #define pr_fmt(fmt) "markers: " fmt
 
-#include <linux/debugfs.h>
 #include <linux/hashtable.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
 #include <kunit/visibility.h>
 #include <asm/sdt.h>
 
 #include "internal.h"
-
-/*
- * An armed SDT site: its mechanism, its decoded operand spec, and its
- * probes. A site whose arming failed keeps its state, with @error, until
- * its key loses its probes.
- */
-struct sdt_site {
-	struct marker_entry *entry;
-	struct list_head dead;		/* in a marker_batch: reserved, disarmed */
-	struct hlist_node hnode;	/* in sdt_calls, while call-armed */
-	void *code;
-	struct marker_probes __rcu *probes;
-	bool called;			/* armed with a call */
-	bool kprobe;			/* armed, or being armed, with kp */
-	bool registered;		/* armed with kp */
-	struct kprobe kp;
-	int error;			/* arming failed: -errno */
-	const char *why;		/* ... and why, if not prog.why */
-	atomic_t faults;		/* memory operands that faulted */
-	unsigned long __percpu *hits;
-	struct sdt_prog prog;
-};
+#include "sdt.h"
 
 /* Call-armed sites, by address, for the trampoline; under RCU. */
 #define SDT_CALL_BITS	8
 static DEFINE_HASHTABLE(sdt_calls, SDT_CALL_BITS);
 
-/* See internal.h; set in debugfs. */
-bool sdt_use_kprobes;
-EXPORT_SYMBOL_IF_KUNIT(sdt_use_kprobes);
-
-/*
- * Arm SDT sites with int3 kprobes only (a post_handler keeps kprobes from
- * optimizing them), for tests of that path.
- */
-VISIBLE_IF_KUNIT bool sdt_int3_only;
-EXPORT_SYMBOL_IF_KUNIT(sdt_int3_only);
-
 /* The number of arguments in an SDT operand spec. */
-int sdt_spec_nargs(const char *spec)
+static int sdt_spec_nargs(const char *spec)
 {
 	int n = 0;
 
@@ -147,26 +121,6 @@ static unsigned long sdt_resolve(void *ctx, const char *sym)
 	return m.n == 1 ? m.addr : 0;
 }
 
-/* A hit of @ss, with the registers at the site: fetch, call the probes. */
-static __always_inline void sdt_hit(struct sdt_site *ss, struct pt_regs *regs)
-{
-	struct marker_probes *probes;
-	u64 args[SDT_MAX_ARGS] __uninitialized;
-	unsigned int i, faults;
-
-	/* Raw, as in __marker_slowpath(): preemption is disabled. */
-	probes = rcu_dereference_raw(ss->probes);
-	if (!probes)
-		return;
-	this_cpu_inc(*ss->hits);
-	faults = arch_sdt_fetch(&ss->prog, regs, args);
-	if (unlikely(faults))
-		atomic_add(faults, &ss->faults);
-	for (i = 0; i < probes->nr; i++)
-		probes->probe[i].sdt_func(probes->probe[i].data, args,
-					  ss->prog.nargs);
-}
-
 /**
  * sdt_trampoline_handler - a hit of an SDT site armed with a call
  * @regs: the registers and flags at the site; @regs->ip is the address
@@ -195,56 +149,6 @@ notrace void sdt_trampoline_handler(struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(sdt_trampoline_handler);
 
-static int sdt_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
-{
-	/* kprobe handlers run with preemption disabled. */
-	sdt_hit(container_of(kp, struct sdt_site, kp), regs);
-	return 0;
-}
-
-NOKPROBE_SYMBOL(sdt_kprobe_pre);
-
-/* Present only to keep kprobes from optimizing the site (sdt_int3_only). */
-static void sdt_kprobe_post(struct kprobe *kp, struct pt_regs *regs,
-			    unsigned long flags)
-{
-}
-
-/*
- * Is the site's kprobe optimized into a jump? kprobes wraps an optimized
- * probe in an aggregate kprobe: ask the one registered at the address.
- */
-static bool sdt_optimized(const struct sdt_site *ss)
-{
-	struct kprobe *p;
-	bool ret;
-
-	if (!ss->registered)
-		return false;
-	rcu_read_lock();
-	p = get_kprobe(ss->kp.addr);
-	ret = p && kprobe_optimized(p);
-	rcu_read_unlock();
-	return ret;
-}
-
-/* Is a kprobe registered at @addr, enabled or not? */
-static bool sdt_kprobe_at(void *addr)
-{
-	bool ret;
-
-	rcu_read_lock();
-	ret = get_kprobe(addr);
-	rcu_read_unlock();
-	return ret;
-}
-
-/* Is @kp the kprobe of an SDT site armed with one? */
-bool sdt_own_kprobe(const struct kprobe *kp)
-{
-	return kp->pre_handler == sdt_kprobe_pre;
-}
-
 /* Is @e armed, or being armed, with its kprobe? Under RCU. */
 static bool sdt_kprobe_armed(const struct marker_entry *e)
 {
@@ -257,8 +161,10 @@ static bool sdt_kprobe_armed(const struct marker_entry *e)
  * sdt_text_reserved - does text overlap an SDT site?
  * @start: the first byte
  * @end: the last byte
- * @own: let through the site that starts at @start, if it is armed with
- *	 the registry's kprobe: that kprobe is being registered or optimized
+ * @kp: the kprobe being registered, or NULL for kprobes' optimizer. If it
+ *	is the registry's own (or for the optimizer), the site that starts
+ *	at @start is let through when it is armed with the registry's
+ *	kprobe: that kprobe is being registered or optimized
  *
  * Every SDT site is reserved for as long as it exists, dormant or armed,
  * as jump-label entries are: the registry may patch it into a CALL at any
@@ -270,8 +176,10 @@ static bool sdt_kprobe_armed(const struct marker_entry *e)
  *
  * Return: true if they overlap.
  */
-bool sdt_text_reserved(unsigned long start, unsigned long end, bool own)
+static bool sdt_text_reserved(unsigned long start, unsigned long end,
+			      const struct kprobe *kp)
 {
+	bool own = !kp || sdt_own_kprobe(kp);
 	const struct marker_entry *e;
 	struct marker_object *obj;
 	unsigned long c;
@@ -310,7 +218,8 @@ static void sdt_free(struct sdt_site *ss)
  *
  * Return: 0, or -ENOMEM.
  */
-int sdt_reserve(struct marker_entry *e, struct marker_batch *b, gfp_t gfp)
+static int sdt_reserve(struct marker_entry *e, struct marker_batch *b,
+		       gfp_t gfp)
 {
 	struct sdt_site *ss;
 
@@ -325,30 +234,9 @@ int sdt_reserve(struct marker_entry *e, struct marker_batch *b, gfp_t gfp)
 		kfree(ss);
 		return -ENOMEM;
 	}
-	list_add(&ss->dead, &b->spare_sdt);
+	/* At the head: see the top. */
+	list_add(&ss->dead, marker_batch_list(b, MARKER_KIND_SDT));
 	return 0;
-}
-
-/* Arm @ss with a kprobe; on failure, its error. */
-static void sdt_arm_kprobe(struct sdt_site *ss)
-{
-	int ret;
-
-	ss->kp.addr = ss->code;
-	ss->kp.pre_handler = sdt_kprobe_pre;
-	if (sdt_int3_only)
-		ss->kp.post_handler = sdt_kprobe_post;
-	/* Before registering: kprobes asks sdt_text_reserved() meanwhile. */
-	WRITE_ONCE(ss->kprobe, true);
-	ret = register_kprobe(&ss->kp);
-	if (ret) {
-		WRITE_ONCE(ss->kprobe, false);
-		ss->error = ret;
-		RCU_INIT_POINTER(ss->probes, NULL);
-		marker_warn_site(ss->entry, "cannot register a kprobe: %d\n", ret);
-		return;
-	}
-	ss->registered = true;
 }
 
 /**
@@ -362,8 +250,8 @@ static void sdt_arm_kprobe(struct sdt_site *ss)
  * refused) keeps the error, shown in the listing, and stays dormant; no
  * other site is affected.
  */
-void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
-	     struct marker_batch *b)
+static void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
+		    struct marker_batch *b)
 {
 	const struct marker_site *site = e->site;
 	struct sdt_site *ss = e->sdt;
@@ -371,8 +259,9 @@ void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
 
 	lockdep_assert_held(&marker_mutex);
 	if (!ss) {
-		ss = list_first_entry_or_null(&b->spare_sdt, struct sdt_site, dead);
-		if (WARN_ON_ONCE(!ss))
+		ss = list_first_entry_or_null(marker_batch_list(b, MARKER_KIND_SDT),
+					      struct sdt_site, dead);
+		if (WARN_ON_ONCE(!ss || ss->entry))
 			return;		/* not reserved: a bug */
 		list_del(&ss->dead);
 		ss->entry = e;
@@ -437,7 +326,7 @@ void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
  * memory, goes in sdt_reap() once marker_mutex is dropped, with those of
  * the other sites the change disarmed.
  */
-void sdt_disarm(struct marker_entry *e, struct marker_batch *b)
+static void sdt_disarm(struct marker_entry *e, struct marker_batch *b)
 {
 	struct sdt_site *ss = e->sdt;
 
@@ -452,7 +341,7 @@ void sdt_disarm(struct marker_entry *e, struct marker_batch *b)
 		b->wait = true;
 	}
 	WRITE_ONCE(e->sdt, NULL);	/* freed after a grace period */
-	list_add_tail(&ss->dead, &b->dead_sdt);
+	list_add_tail(&ss->dead, marker_batch_list(b, MARKER_KIND_SDT));
 }
 
 /**
@@ -465,41 +354,42 @@ void sdt_disarm(struct marker_entry *e, struct marker_batch *b)
  *
  * Return: whether it waited for a grace period.
  */
-bool sdt_reap(struct marker_batch *b)
+static bool sdt_reap(struct marker_batch *b)
 {
+	struct list_head *list = marker_batch_list(b, MARKER_KIND_SDT);
+	unsigned int n = 0, dead = 0;
 	struct sdt_site *ss, *tmp;
-	struct kprobe **kps;
-	unsigned int n = 0;
 
-	list_for_each_entry(ss, &b->dead_sdt, dead)
+	list_for_each_entry(ss, list, dead) {
 		n += ss->registered;
+		dead += !!ss->entry;
+	}
 	if (n) {
-		kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL | __GFP_NOFAIL);
-		n = 0;
-		list_for_each_entry(ss, &b->dead_sdt, dead)
-			if (ss->registered)
-				kps[n++] = &ss->kp;
-		unregister_kprobes(kps, n);
-		kfree(kps);
-	} else if (!list_empty(&b->dead_sdt)) {
+		sdt_unregister_kprobes(list, n);
+	} else if (dead) {
 		/* Call-armed sites: wait for the trampoline's handlers. */
 		synchronize_rcu();
 		n = 1;
 	}
-	list_for_each_entry_safe(ss, tmp, &b->dead_sdt, dead)
+	/* The disarmed sites, and the reservations arming did not use. */
+	list_for_each_entry_safe(ss, tmp, list, dead)
 		sdt_free(ss);
-	sdt_unreserve(b);
+	INIT_LIST_HEAD(list);
 	return n;
 }
 
-/* Free the reservations of @b that arming did not use. */
-void sdt_unreserve(struct marker_batch *b)
+/* Free the reservations of @b, a change given up: it disarmed nothing. */
+static void sdt_unreserve(struct marker_batch *b)
 {
+	struct list_head *list = marker_batch_list(b, MARKER_KIND_SDT);
 	struct sdt_site *ss, *tmp;
 
-	list_for_each_entry_safe(ss, tmp, &b->spare_sdt, dead)
+	list_for_each_entry_safe(ss, tmp, list, dead) {
+		if (WARN_ON_ONCE(ss->entry))
+			continue;	/* disarmed: a bug, leak it */
+		list_del(&ss->dead);
 		sdt_free(ss);
-	INIT_LIST_HEAD(&b->spare_sdt);
+	}
 }
 
 /**
@@ -547,7 +437,7 @@ unsigned int sdt_faults(const struct marker_entry *e)
 }
 
 /* The hits of @e since it was armed. */
-unsigned long sdt_hits(const struct marker_entry *e)
+static unsigned long sdt_hits(const struct marker_entry *e)
 {
 	unsigned long n = 0;
 	int cpu;
@@ -559,45 +449,121 @@ unsigned long sdt_hits(const struct marker_entry *e)
 	return n;
 }
 
-/* --- /sys/kernel/debug/markers/sdt_mechanism -------------------------- */
+/* --- The mechanism of SDT sites ------------------------------------- */
 
-static ssize_t sdt_mechanism_read(struct file *file, char __user *ubuf,
-				  size_t len, loff_t *ppos)
+static bool sdt_accepts(const struct marker_site *site,
+			const struct marker_probe *p)
 {
-	const char *m = READ_ONCE(sdt_use_kprobes) ? "kprobe\n" : "call\n";
+	return p->nargs < 0 || sdt_spec_nargs(marker_site_format(site)) == p->nargs;
+}
 
-	return simple_read_from_buffer(ubuf, len, ppos, m, strlen(m));
+static void sdt_update(struct marker_entry *e, struct marker_probes *probes,
+		       struct marker_batch *b)
+{
+	if (probes)
+		sdt_arm(e, probes, b);
+	else
+		sdt_disarm(e, b);
+}
+
+static bool sdt_armed(const struct marker_entry *e)
+{
+	switch (sdt_state(e, NULL)) {
+	case SDT_CALL:
+	case SDT_KPROBE:
+	case SDT_OPTIMIZED:
+		return true;
+	default:
+		return false;
+	}
 }
 
 /*
- * "call" or "kprobe": how SDT sites are armed from now on. Sites armed
- * already keep their mechanism until disarmed.
+ * An SDT site's trace event has one u64 field per argument: every site of
+ * its key must have as many.
  */
-static ssize_t sdt_mechanism_write(struct file *file, const char __user *ubuf,
-				   size_t len, loff_t *ppos)
+static const char *sdt_event_why(const char *first, const char *fmt)
 {
-	char buf[8] = "";
-
-	if (len >= sizeof(buf) || copy_from_user(buf, ubuf, len))
-		return -EINVAL;
-	if (!strcmp(strim(buf), "call"))
-		WRITE_ONCE(sdt_use_kprobes, false);
-	else if (!strcmp(strim(buf), "kprobe"))
-		WRITE_ONCE(sdt_use_kprobes, true);
-	else
-		return -EINVAL;
-	return len;
+	if (first && sdt_spec_nargs(first) != sdt_spec_nargs(fmt))
+		return "sites_disagree_on_argument_count";
+	return NULL;
 }
 
-static const struct file_operations sdt_mechanism_fops = {
-	.read = sdt_mechanism_read,
-	.write = sdt_mechanism_write,
+/* @obj leaves the registry: disarm its sites before its text goes. */
+static void sdt_object_del(struct marker_object *obj, struct marker_batch *b)
+{
+	struct marker_entry *e;
+
+	for (e = obj->entry; e < obj->entry + obj->nr; e++)
+		if (e->site->kind == MARKER_KIND_SDT)
+			sdt_disarm(e, b);
+}
+
+/* The init text of @obj is about to be freed: disarm its sites there. */
+static void sdt_init_gone(struct marker_object *obj, struct marker_batch *b)
+{
+	struct marker_entry *e;
+
+	for (e = obj->entry; e < obj->entry + obj->nr; e++)
+		if (e->site->kind == MARKER_KIND_SDT && e->init && !e->gone)
+			sdt_disarm(e, b);
+}
+
+static void sdt_show(struct seq_file *m, const struct marker_entry *e)
+{
+	const char *why;
+	int err;
+
+	switch (sdt_state(e, &err)) {
+	case SDT_ERROR:
+		why = sdt_why(e);
+		if (why)
+			seq_printf(m, "error(%d:%s)", err, why);
+		else
+			seq_printf(m, "error(%d)", err);
+		break;
+	case SDT_CALL:
+		seq_puts(m, "call");
+		break;
+	case SDT_KPROBE:
+		seq_puts(m, "kprobe");
+		break;
+	case SDT_OPTIMIZED:
+		seq_puts(m, "optimized");
+		break;
+	case SDT_DORMANT:
+		seq_puts(m, e->mn->probes ? "mismatch" : "dormant");
+		break;
+	}
+}
+
+static void sdt_counts(const struct marker_entry *e, unsigned int *faults,
+		       unsigned long *hits)
+{
+	*faults = sdt_faults(e);
+	*hits = sdt_hits(e);
+}
+
+static const struct marker_kind_ops sdt_ops = {
+	.name		= "sdt",
+	.accepts	= sdt_accepts,
+	.reserve	= sdt_reserve,
+	.unreserve	= sdt_unreserve,
+	.update		= sdt_update,
+	.armed		= sdt_armed,
+	.event_why	= sdt_event_why,
+	.object_del	= sdt_object_del,
+	.init_gone	= sdt_init_gone,
+	.reap		= sdt_reap,
+	.show		= sdt_show,
+	.counts		= sdt_counts,
+	.text_reserved	= sdt_text_reserved,
 };
 
-static int __init sdt_debugfs_init(void)
+/* Before marker_init(): sdt.o links before objects.o. */
+static int __init sdt_init(void)
 {
-	debugfs_create_file("sdt_mechanism", 0600, marker_debugfs_dir, NULL,
-			    &sdt_mechanism_fops);
+	marker_register_kind(MARKER_KIND_SDT, &sdt_ops);
 	return 0;
 }
-late_initcall(sdt_debugfs_init);
+early_initcall(sdt_init);

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel markers: what the two files of the SDT mechanism share, sdt.c
+ * (the mechanism, arming with a call) and sdt_kprobe.c (arming with a
+ * kprobe).
+ */
+#ifndef _KERNEL_MARKERS_SDT_H
+#define _KERNEL_MARKERS_SDT_H
+
+#include <linux/atomic.h>
+#include <linux/kprobes.h>
+#include <linux/list.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <asm/sdt.h>
+
+#include "internal.h"
+
+/*
+ * An armed SDT site: its mechanism, its decoded operand spec, and its
+ * probes. A site whose arming failed keeps its state, with @error, until
+ * its key loses its probes.
+ */
+struct sdt_site {
+	struct marker_entry *entry;	/* NULL while only reserved */
+	struct list_head dead;		/* in a marker_batch: reserved, disarmed */
+	struct hlist_node hnode;	/* in sdt_calls, while call-armed */
+	void *code;
+	struct marker_probes __rcu *probes;
+	bool called;			/* armed with a call */
+	bool kprobe;			/* armed, or being armed, with kp */
+	bool registered;		/* armed with kp */
+	struct kprobe kp;
+	int error;			/* arming failed: -errno */
+	const char *why;		/* ... and why, if not prog.why */
+	atomic_t faults;		/* memory operands that faulted */
+	unsigned long __percpu *hits;
+	struct sdt_prog prog;
+};
+
+/* A hit of @ss, with the registers at the site: fetch, call the probes. */
+static __always_inline void sdt_hit(struct sdt_site *ss, struct pt_regs *regs)
+{
+	struct marker_probes *probes;
+	u64 args[SDT_MAX_ARGS] __uninitialized;
+	unsigned int i, faults;
+
+	/* Raw, as in __marker_slowpath(): preemption is disabled. */
+	probes = rcu_dereference_raw(ss->probes);
+	if (!probes)
+		return;
+	this_cpu_inc(*ss->hits);
+	faults = arch_sdt_fetch(&ss->prog, regs, args);
+	if (unlikely(faults))
+		atomic_add(faults, &ss->faults);
+	for (i = 0; i < probes->nr; i++)
+		probes->probe[i].sdt_func(probes->probe[i].data, args,
+					  ss->prog.nargs);
+}
+
+/* Arm @ss with a kprobe; on failure, its error. Under marker_mutex. */
+void sdt_arm_kprobe(struct sdt_site *ss);
+/* Is the site's kprobe optimized into a jump? */
+bool sdt_optimized(const struct sdt_site *ss);
+/* Is a kprobe registered at @addr, enabled or not? */
+bool sdt_kprobe_at(void *addr);
+/* Is @kp the kprobe of an SDT site armed with one? */
+bool sdt_own_kprobe(const struct kprobe *kp);
+/*
+ * Unregister the kprobes of the @n sites of @list armed with one, in one
+ * unregister_kprobes(), which waits for one grace period.
+ */
+void sdt_unregister_kprobes(struct list_head *list, unsigned int n);
+
+#endif /* _KERNEL_MARKERS_SDT_H */

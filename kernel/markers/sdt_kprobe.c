@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel markers: arming SDT sites with kprobes.
+ *
+ * The mechanism before the call trampoline, kept to compare and selected
+ * with /sys/kernel/debug/markers/sdt_mechanism: a kprobe on the site's
+ * NOP, which kprobes optimizes into a jump where it can. Its handler is
+ * the trampoline's (sdt_hit()). A change's disarmed sites lose their
+ * kprobes together, in sdt_reap(). See sdt.c.
+ */
+
+#define pr_fmt(fmt) "markers: " fmt
+
+#include <linux/debugfs.h>
+#include <linux/kprobes.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <kunit/visibility.h>
+
+#include "internal.h"
+#include "sdt.h"
+
+/* See internal.h; set in debugfs. */
+bool sdt_use_kprobes;
+EXPORT_SYMBOL_IF_KUNIT(sdt_use_kprobes);
+
+/*
+ * Arm SDT sites with int3 kprobes only (a post_handler keeps kprobes from
+ * optimizing them), for tests of that path.
+ */
+VISIBLE_IF_KUNIT bool sdt_int3_only;
+EXPORT_SYMBOL_IF_KUNIT(sdt_int3_only);
+
+static int sdt_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	/* kprobe handlers run with preemption disabled. */
+	sdt_hit(container_of(kp, struct sdt_site, kp), regs);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(sdt_kprobe_pre);
+
+/* Present only to keep kprobes from optimizing the site (sdt_int3_only). */
+static void sdt_kprobe_post(struct kprobe *kp, struct pt_regs *regs,
+			    unsigned long flags)
+{
+}
+
+/*
+ * See sdt.h. kprobes wraps an optimized probe in an aggregate kprobe: ask
+ * the one registered at the address.
+ */
+bool sdt_optimized(const struct sdt_site *ss)
+{
+	struct kprobe *p;
+	bool ret;
+
+	if (!ss->registered)
+		return false;
+	rcu_read_lock();
+	p = get_kprobe(ss->kp.addr);
+	ret = p && kprobe_optimized(p);
+	rcu_read_unlock();
+	return ret;
+}
+
+/* See sdt.h. */
+bool sdt_kprobe_at(void *addr)
+{
+	bool ret;
+
+	rcu_read_lock();
+	ret = get_kprobe(addr);
+	rcu_read_unlock();
+	return ret;
+}
+
+/* See sdt.h. */
+bool sdt_own_kprobe(const struct kprobe *kp)
+{
+	return kp->pre_handler == sdt_kprobe_pre;
+}
+
+/* See sdt.h. */
+void sdt_arm_kprobe(struct sdt_site *ss)
+{
+	int ret;
+
+	ss->kp.addr = ss->code;
+	ss->kp.pre_handler = sdt_kprobe_pre;
+	if (sdt_int3_only)
+		ss->kp.post_handler = sdt_kprobe_post;
+	/* Before registering: kprobes asks sdt_text_reserved() meanwhile. */
+	WRITE_ONCE(ss->kprobe, true);
+	ret = register_kprobe(&ss->kp);
+	if (ret) {
+		WRITE_ONCE(ss->kprobe, false);
+		ss->error = ret;
+		RCU_INIT_POINTER(ss->probes, NULL);
+		marker_warn_site(ss->entry, "cannot register a kprobe: %d\n", ret);
+		return;
+	}
+	ss->registered = true;
+}
+
+/* See sdt.h. */
+void sdt_unregister_kprobes(struct list_head *list, unsigned int n)
+{
+	struct sdt_site *ss;
+	struct kprobe **kps;
+
+	kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL | __GFP_NOFAIL);
+	n = 0;
+	list_for_each_entry(ss, list, dead)
+		if (ss->registered)
+			kps[n++] = &ss->kp;
+	unregister_kprobes(kps, n);
+	kfree(kps);
+}
+
+/* --- /sys/kernel/debug/markers/sdt_mechanism -------------------------- */
+
+static ssize_t sdt_mechanism_read(struct file *file, char __user *ubuf,
+				  size_t len, loff_t *ppos)
+{
+	const char *m = READ_ONCE(sdt_use_kprobes) ? "kprobe\n" : "call\n";
+
+	return simple_read_from_buffer(ubuf, len, ppos, m, strlen(m));
+}
+
+/*
+ * "call" or "kprobe": how SDT sites are armed from now on. Sites armed
+ * already keep their mechanism until disarmed.
+ */
+static ssize_t sdt_mechanism_write(struct file *file, const char __user *ubuf,
+				   size_t len, loff_t *ppos)
+{
+	char buf[8] = "";
+
+	if (len >= sizeof(buf) || copy_from_user(buf, ubuf, len))
+		return -EINVAL;
+	if (!strcmp(strim(buf), "call"))
+		WRITE_ONCE(sdt_use_kprobes, false);
+	else if (!strcmp(strim(buf), "kprobe"))
+		WRITE_ONCE(sdt_use_kprobes, true);
+	else
+		return -EINVAL;
+	return len;
+}
+
+static const struct file_operations sdt_mechanism_fops = {
+	.read = sdt_mechanism_read,
+	.write = sdt_mechanism_write,
+};
+
+static int __init sdt_debugfs_init(void)
+{
+	debugfs_create_file("sdt_mechanism", 0600, marker_debugfs_dir, NULL,
+			    &sdt_mechanism_fops);
+	return 0;
+}
+late_initcall(sdt_debugfs_init);
