@@ -23,6 +23,7 @@
 
 #define pr_fmt(fmt) "markers: " fmt
 
+#include <linux/cpu.h>
 #include <linux/hashtable.h>
 #include <linux/init.h>
 #include <linux/jhash.h>
@@ -35,6 +36,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <kunit/visibility.h>
 #include <asm/sections.h>
@@ -360,6 +362,38 @@ void marker_batch_patch(struct marker_batch *b, enum marker_insn what,
 	p->dest = dest;
 }
 
+static int marker_patch_cmp(const void *a, const void *b)
+{
+	const struct marker_patch *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * Write the instructions of @b through the arch, in address order, in as
+ * few batches as its queue allows: when the queue is full, apply it and
+ * go on, as jump_label's __jump_label_update() does.
+ */
+static void marker_batch_write(struct marker_batch *b)
+{
+	struct marker_patch *p;
+
+	sort(b->patches, b->npatches, sizeof(*p), marker_patch_cmp, NULL);
+	cpus_read_lock();
+	for (p = b->patches; p < b->patches + b->npatches; p++) {
+		/* One change writes each site once. */
+		if (WARN_ON_ONCE(p > b->patches && p->addr == p[-1].addr))
+			continue;
+		if (arch_marker_transform_queue(p))
+			continue;
+		arch_marker_transform_apply();
+		/* An empty queue takes one instruction, or the arch is broken. */
+		WARN_ON_ONCE(!arch_marker_transform_queue(p));
+	}
+	arch_marker_transform_apply();
+	cpus_read_unlock();
+}
+
 /* See internal.h. */
 void marker_batch_apply(struct marker_batch *b)
 {
@@ -368,7 +402,7 @@ void marker_batch_apply(struct marker_batch *b)
 
 	lockdep_assert_held(&marker_mutex);
 	if (b->npatches)
-		arch_marker_patch(b->patches, b->npatches);
+		marker_batch_write(b);
 	b->npatches = 0;
 	for_each_marker_kind(ops, k)
 		if (ops->after_patch)

@@ -8,17 +8,20 @@
  * the jump); armed, it is that jump again. A MARK() site's out-of-line
  * CALL goes to __marker_slowpath() or to a probe. An SDT site's 5-byte
  * NOP becomes a CALL of arch_sdt_trampoline() (sdt_trampoline_64.S).
- * Every instruction of one change goes out in one text_poke batch: three
- * machine-wide syncs whatever the number of sites (up to the batch's
- * size), in address order, as text_poke_queue() wants.
+ *
+ * The registry queues the instructions of one change in address order, as
+ * text_poke_queue() wants, then applies them: one text_poke batch, three
+ * machine-wide syncs, per PAGE_SIZE / 16 = 256 instructions (a full
+ * text_poke vector flushes itself, so the queue here is never full), as
+ * jump labels are patched.
  */
 
 #include <linux/bug.h>
-#include <linux/cpu.h>
 #include <linux/marker.h>
 #include <linux/memory.h>
-#include <linux/sort.h>
 #include <linux/string.h>
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
 #include <asm/alternative.h>
 #include <asm/insn.h>
 #include <asm/nops.h>
@@ -78,50 +81,57 @@ static void marker_insn(struct marker_patch *p)
 	}
 }
 
-static int marker_patch_cmp(const void *a, const void *b)
+/**
+ * arch_marker_transform_queue - queue an instruction to write at a site
+ * @p: the instruction (what, where, to where); its bytes are made here
+ *
+ * Called by the registry with cpus_read_lock() held, in address order. An
+ * instruction already in place is skipped. text_poke_bp_batch()'s int3
+ * protocol makes the change safe against CPUs running the sites.
+ *
+ * Return: true; false would mean the queue is full, and the registry
+ * would apply it and queue @p again, but text_poke_queue() flushes its
+ * vector itself when full.
+ */
+bool arch_marker_transform_queue(struct marker_patch *p)
 {
-	const struct marker_patch *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	/* A test may give it a smaller queue (markers_test_queue_full). */
+	KUNIT_STATIC_STUB_REDIRECT(arch_marker_transform_queue, p);
+	mutex_lock(&text_mutex);
+	marker_insn(p);
+	if (memcmp(p->addr, p->insn, p->len))
+		text_poke_queue(p->addr, p->insn, p->len, NULL);
+	mutex_unlock(&text_mutex);
+	return true;
 }
+EXPORT_SYMBOL_IF_KUNIT(arch_marker_transform_queue);
 
 /**
- * arch_marker_patch - write instructions at sites, in one batch
- * @patches: the instructions (what, where, to where); sorted here
- * @n: how many
+ * arch_marker_transform_apply - write what was queued
  *
- * An instruction already in place is skipped. text_poke_bp_batch()'s int3
- * protocol makes the change safe against CPUs running the sites.
+ * Called by the registry with cpus_read_lock() held, once the instructions
+ * of a change are queued.
  */
-void arch_marker_patch(struct marker_patch *patches, unsigned int n)
+void arch_marker_transform_apply(void)
 {
-	unsigned int i;
-
-	sort(patches, n, sizeof(*patches), marker_patch_cmp, NULL);
-	cpus_read_lock();
+	KUNIT_STATIC_STUB_REDIRECT(arch_marker_transform_apply);
 	mutex_lock(&text_mutex);
-	for (i = 0; i < n; i++) {
-		/* One change writes each site once. */
-		if (WARN_ON_ONCE(i && patches[i].addr == patches[i - 1].addr))
-			continue;
-		marker_insn(&patches[i]);
-		if (!memcmp(patches[i].addr, patches[i].insn, patches[i].len))
-			continue;
-		text_poke_queue(patches[i].addr, patches[i].insn,
-				patches[i].len, NULL);
-	}
 	text_poke_finish();
 	mutex_unlock(&text_mutex);
-	cpus_read_unlock();
 }
+EXPORT_SYMBOL_IF_KUNIT(arch_marker_transform_apply);
 
-/* Is the MARK() or guard site at @code a jump, not its NOP? For checks. */
+#if IS_ENABLED(CONFIG_KUNIT)
+/* --- For the registry's consistency checks (kernel/markers/kunit.c) --- */
+
+/* Is the MARK() or guard site at @code a jump, not its NOP? */
 bool arch_marker_site_jumps(const void *code)
 {
 	u8 op = *(const u8 *)code;
 
 	return op == JMP8_INSN_OPCODE || op == JMP32_INSN_OPCODE;
 }
+EXPORT_SYMBOL_IF_KUNIT(arch_marker_site_jumps);
 
 /* The function the CALL at @code calls (a call thunk, maybe). */
 static void *marker_call_dest(const void *code)
@@ -134,7 +144,7 @@ static void *marker_call_dest(const void *code)
 	return (void *)code + CALL_INSN_SIZE + rel;
 }
 
-/* Does the CALL at @code call @func (through its thunk)? For checks. */
+/* Does the CALL at @code call @func (through its thunk)? */
 bool arch_marker_call_goes_to(const void *code, void *func)
 {
 	bool ret;
@@ -144,9 +154,12 @@ bool arch_marker_call_goes_to(const void *code, void *func)
 	mutex_unlock(&text_mutex);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(arch_marker_call_goes_to);
 
-/* Is the SDT site at @code a CALL of the trampoline? For checks. */
+/* Is the SDT site at @code a CALL of the trampoline? */
 bool arch_sdt_site_calls(const void *code)
 {
 	return marker_call_dest(code) == arch_sdt_trampoline;
 }
+EXPORT_SYMBOL_IF_KUNIT(arch_sdt_site_calls);
+#endif /* CONFIG_KUNIT */

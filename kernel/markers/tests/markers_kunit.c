@@ -586,6 +586,69 @@ static void markers_test_duplicates(struct kunit *test)
 	armed_expect(test, "kunit_inline", sites, 0);
 }
 
+/*
+ * An arch queue that holds one instruction (x86's never fills up): the
+ * core must apply it when it refuses one, and queue that one again.
+ */
+static struct {
+	struct kunit *test;
+	unsigned int queued, accepted, refused, applies;
+} tiny;
+
+static bool tiny_queue(struct marker_patch *p)
+{
+	bool ret;
+
+	if (tiny.queued) {
+		tiny.refused++;
+		return false;
+	}
+	kunit_deactivate_static_stub(tiny.test, arch_marker_transform_queue);
+	ret = arch_marker_transform_queue(p);
+	kunit_activate_static_stub(tiny.test, arch_marker_transform_queue, tiny_queue);
+	tiny.queued += ret;
+	tiny.accepted += ret;
+	return ret;
+}
+
+static void tiny_apply(void)
+{
+	kunit_deactivate_static_stub(tiny.test, arch_marker_transform_apply);
+	arch_marker_transform_apply();
+	kunit_activate_static_stub(tiny.test, arch_marker_transform_apply, tiny_apply);
+	tiny.queued = 0;
+	tiny.applies++;
+}
+
+static void markers_test_queue_full(struct kunit *test)
+{
+	unsigned int sites = marker_count_sites("kunit_inline", NULL);
+
+	KUNIT_ASSERT_GE(test, sites, 2);
+	tiny = (typeof(tiny)){ .test = test };
+	kunit_activate_static_stub(test, arch_marker_transform_queue, tiny_queue);
+	kunit_activate_static_stub(test, arch_marker_transform_apply, tiny_apply);
+	KUNIT_ASSERT_EQ(test, kset(test, "kunit_inline", "%d", record_probe, &hit), 0);
+	/* A jump and a call per site, each in a batch of its own. */
+	KUNIT_EXPECT_EQ(test, tiny.accepted, 2 * sites);
+	KUNIT_EXPECT_EQ(test, tiny.applies, tiny.accepted);
+	KUNIT_EXPECT_GE(test, tiny.refused, sites);
+	armed_expect(test, "kunit_inline", sites, sites);
+	KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
+	memset(&hit, 0, sizeof(hit));
+	inline_caller_a();
+	inline_caller_b();
+	KUNIT_EXPECT_EQ(test, hit.nr, 2);
+
+	tiny.accepted = 0;
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_inline", record_probe, &hit), 0);
+	KUNIT_EXPECT_GE(test, tiny.accepted, sites);
+	armed_expect(test, "kunit_inline", sites, 0);
+	KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
+	kunit_deactivate_static_stub(test, arch_marker_transform_queue);
+	kunit_deactivate_static_stub(test, arch_marker_transform_apply);
+}
+
 static void markers_test_unrolled(struct kunit *test)
 {
 	unsigned int sites;
@@ -717,6 +780,7 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_order),
 	KUNIT_CASE(markers_test_pending),
 	KUNIT_CASE(markers_test_duplicates),
+	KUNIT_CASE(markers_test_queue_full),
 	KUNIT_CASE(markers_test_unrolled),
 	KUNIT_CASE(markers_test_dormant),
 	KUNIT_CASE(markers_test_remove_race),

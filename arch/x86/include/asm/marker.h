@@ -119,9 +119,18 @@ enum marker_insn {
 	MARKER_INSN_SDT_CALL,	/* its CALL of the SDT trampoline */
 };
 
-void arch_marker_patch(struct marker_patch *patches, unsigned int n);
+/*
+ * Queue one instruction, in address order (false: the queue is full;
+ * apply, then queue it again), and write what is queued.
+ */
+bool arch_marker_transform_queue(struct marker_patch *p);
+void arch_marker_transform_apply(void);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* The text of a site as the arch reads it: for kernel/markers/kunit.c. */
 bool arch_marker_site_jumps(const void *code);
 bool arch_marker_call_goes_to(const void *code, void *func);
 bool arch_sdt_site_calls(const void *code);
+#endif
 
 #endif /* _ASM_X86_MARKER_H */
