@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make lint: checkpatch --strict over our overlay sources and patches,
-# sparse (C=2) and a W=1 build over the objects built from our sources.
+# kernel-doc -Wall over our kernel sources (Documentation/trace/markers.rst
+# pulls some of it in), sparse (C=2) and a W=1 build over the objects
+# built from our sources.
 # All run from the grafted tree. Exit status non-zero on any warning.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -29,6 +31,13 @@ while read -r p _; do
 		${ign:+--ignore "$ign"} "$TOP/patches/$p" 2>&1) || {
 		echo "$out"; rc=1; }
 done < patches/series
+
+# kernel-doc: every comment that opens with /** parses, and documents
+# every parameter and return value, on our kernel sources.
+ksrcs=$(echo "$srcs" | grep -E '\.(c|h)$' | grep -Ev '^(scripts|samples)/|/tests/' || true)
+echo "lint: kernel-doc -Wall on $(echo "$ksrcs" | grep -c . || true) files"
+out=$(perl "$KSRC/scripts/kernel-doc" -none -Wall $ksrcs 2>&1)
+[ -z "$out" ] || { echo "$out"; rc=1; }
 
 # sparse on every kernel object our .c files produce in this configuration
 # (the host tools under scripts/ are built by kbuild as host programs).

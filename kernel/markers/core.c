@@ -85,7 +85,12 @@ void __init marker_register_kind(unsigned int kind,
 	marker_kinds[kind] = ops;
 }
 
-/* See internal.h. */
+/**
+ * marker_kind_of - the mechanism of a site
+ * @site: the site; its kind was checked when its object was indexed
+ *
+ * Return: the ops its kind's mechanism registered.
+ */
 const struct marker_kind_ops *marker_kind_of(const struct marker_site *site)
 {
 	return marker_kinds[site->kind];
@@ -98,7 +103,14 @@ static u32 marker_key_hash(const char *key)
 	return jhash(key, strlen(key), 0);
 }
 
-/* See internal.h. */
+/**
+ * marker_find_name - look a key up
+ * @key: a marker name, or an SDT "provider:name"
+ *
+ * Under marker_mutex.
+ *
+ * Return: its struct marker_name, or NULL.
+ */
 struct marker_name *marker_find_name(const char *key)
 {
 	struct marker_name *mn;
@@ -110,7 +122,14 @@ struct marker_name *marker_find_name(const char *key)
 	return NULL;
 }
 
-/* See internal.h. */
+/**
+ * marker_alloc_name - a new name, with neither site nor probe
+ * @key: a marker name, or an SDT "provider:name"
+ *
+ * Not in the registry until marker_insert_name().
+ *
+ * Return: the name, or NULL without memory.
+ */
 struct marker_name *marker_alloc_name(const char *key)
 {
 	size_t len = strlen(key) + 1;
@@ -124,7 +143,12 @@ struct marker_name *marker_alloc_name(const char *key)
 	return mn;
 }
 
-/* See internal.h. */
+/**
+ * marker_insert_name - add a name from marker_alloc_name() to the registry
+ * @mn: the name, whose key the registry does not know yet
+ *
+ * Under marker_mutex.
+ */
 void marker_insert_name(struct marker_name *mn)
 {
 	lockdep_assert_held(&marker_mutex);
@@ -132,7 +156,14 @@ void marker_insert_name(struct marker_name *mn)
 	list_add_tail(&mn->list, &marker_names);
 }
 
-/* See internal.h. */
+/**
+ * marker_get_name - look a key up, creating its name if needed
+ * @key: a marker name, or an SDT "provider:name"
+ *
+ * Under marker_mutex. A name created here has no site and no probe.
+ *
+ * Return: the name, or NULL without memory.
+ */
 struct marker_name *marker_get_name(const char *key)
 {
 	struct marker_name *mn = marker_find_name(key);
@@ -145,7 +176,12 @@ struct marker_name *marker_get_name(const char *key)
 	return mn;
 }
 
-/* See internal.h. */
+/**
+ * marker_put_name - forget a name that has neither sites nor probes
+ * @mn: the name; left alone while it has a site or a probe
+ *
+ * Under marker_mutex.
+ */
 void marker_put_name(struct marker_name *mn)
 {
 	lockdep_assert_held(&marker_mutex);
@@ -156,7 +192,14 @@ void marker_put_name(struct marker_name *mn)
 	kfree(mn);
 }
 
-/* See internal.h. */
+/**
+ * marker_walk_names - call a function for each name the registry knows
+ * @fn: called with @ctx and each name (those with sites, and the pending
+ *	ones), under marker_mutex, rescheduling between names
+ * @ctx: passed to @fn
+ *
+ * Return: 0, or the first non-zero return of @fn, which stops the walk.
+ */
 int marker_walk_names(marker_name_fn *fn, void *ctx)
 {
 	struct marker_name *mn;
@@ -173,7 +216,15 @@ int marker_walk_names(marker_name_fn *fn, void *ctx)
 	return ret;
 }
 
-/* See internal.h. */
+/**
+ * marker_name_in_module - has a name a site in a module?
+ * @mn: the name
+ * @module: the module's name, or "vmlinux" for the built-in sites
+ *
+ * Under marker_mutex.
+ *
+ * Return: true if one of @mn's sites is in @module.
+ */
 bool marker_name_in_module(struct marker_name *mn, const char *module)
 {
 	struct marker_entry *e;
@@ -184,7 +235,16 @@ bool marker_name_in_module(struct marker_name *mn, const char *module)
 	return false;
 }
 
-/* See internal.h. */
+/**
+ * marker_key_no_event - why a key has no trace event
+ * @key: a marker name, or an SDT "provider:name"
+ *
+ * Takes marker_mutex.
+ *
+ * Return: -ENOENT, it has no site; 0, its sites record nothing (guards,
+ * or sites in freed init text); -EPERM, they disagree or cannot be
+ * printed.
+ */
 int marker_key_no_event(const char *key)
 {
 	struct marker_name *mn;
@@ -201,7 +261,21 @@ int marker_key_no_event(const char *key)
 	return ret;
 }
 
-/* See internal.h. */
+/**
+ * marker_name_event_format - the format of a name's trace event
+ * @mn: the name
+ * @why: set to why there is none, in one word for the listing; NULL if
+ *	 there is one, or if @mn has no site that records
+ *
+ * Under marker_mutex. The format is that of @mn's MARK() sites, or its
+ * first SDT site's spec; sites in freed init text and guards are left
+ * out. Each site's mechanism says whether it can share the event
+ * (&struct marker_kind_ops.event_why).
+ *
+ * Return: the format, or NULL when no site records, when the sites
+ * disagree (on the format, on an SDT argument count) or when vsnprintf()
+ * cannot print it.
+ */
 const char *marker_name_event_format(struct marker_name *mn, const char **why)
 {
 	const struct marker_kind_ops *ops;
@@ -225,14 +299,26 @@ const char *marker_name_event_format(struct marker_name *mn, const char **why)
 
 /* --- Sites ------------------------------------------------------------ */
 
-/* See internal.h. */
+/**
+ * marker_site_accepts_probe - does a site take what a probe expects?
+ * @site: the site
+ * @p: the probe, with its format or argument count
+ *
+ * Return: what the site's mechanism says (&struct marker_kind_ops.accepts).
+ */
 bool marker_site_accepts_probe(const struct marker_site *site,
 			       const struct marker_probe *p)
 {
 	return marker_kind_of(site)->accepts(site, p);
 }
 
-/* See internal.h. */
+/**
+ * marker_site_accepts - does a site take what each of some probes expects?
+ * @site: the site
+ * @probes: the probes
+ *
+ * Return: true if it takes every one of them.
+ */
 bool marker_site_accepts(const struct marker_site *site,
 			 const struct marker_probes *probes)
 {
@@ -244,13 +330,27 @@ bool marker_site_accepts(const struct marker_site *site,
 	return true;
 }
 
-/* See internal.h. */
+/**
+ * marker_entry_armed - does a site call probes?
+ * @e: the site
+ *
+ * Under marker_mutex. A gone site never does.
+ *
+ * Return: what its mechanism says (&struct marker_kind_ops.armed).
+ */
 bool marker_entry_armed(const struct marker_entry *e)
 {
 	return !e->gone && marker_kind_of(e->site)->armed(e);
 }
 
-/* See internal.h. */
+/**
+ * marker_warn_site - warn about a site
+ * @e: the site
+ * @fmt: the message, after "key at function+off/size: "
+ *
+ * Never with a raw address: a site in freed init text is named by its
+ * object instead.
+ */
 void marker_warn_site(const struct marker_entry *e, const char *fmt, ...)
 {
 	unsigned long code = (unsigned long)marker_site_code(e->site);
@@ -269,7 +369,16 @@ void marker_warn_site(const struct marker_entry *e, const char *fmt, ...)
 	va_end(args);
 }
 
-/* See internal.h. */
+/**
+ * marker_update_site - point a site at probes, arming or disarming it
+ * @e: the site; a gone site is left alone
+ * @probes: its key's probes, or NULL for none
+ * @warn: say so when the site does not take @probes (a site that arrives
+ *	  with a module)
+ * @b: the batch of the change, which reserved what arming needs
+ *
+ * Under marker_mutex. A site that does not take @probes is left dormant.
+ */
 void marker_update_site(struct marker_entry *e, struct marker_probes *probes,
 			bool warn, struct marker_batch *b)
 {
@@ -287,7 +396,13 @@ void marker_update_site(struct marker_entry *e, struct marker_probes *probes,
 	marker_kind_of(site)->update(e, probes, b);
 }
 
-/* See internal.h. */
+/**
+ * marker_update_name - point every site of a name at its probes
+ * @mn: the name, whose probes were just published
+ * @b: the batch of the change
+ *
+ * Under marker_mutex.
+ */
 void marker_update_name(struct marker_name *mn, struct marker_batch *b)
 {
 	struct marker_entry *e;
@@ -296,7 +411,20 @@ void marker_update_name(struct marker_name *mn, struct marker_batch *b)
 		marker_update_site(e, mn->probes, false, b);
 }
 
-/* See internal.h. */
+/**
+ * marker_reserve_name - reserve what arming a name's sites will need
+ * @mn: the name
+ * @probes: the probes it is about to have
+ * @b: the batch of the change, which keeps the reservations
+ * @gfp: how to allocate
+ *
+ * For the sites that take @probes and are not armed yet, through each
+ * site's mechanism (&struct marker_kind_ops.reserve), so that publishing
+ * @probes cannot fail. Under marker_mutex.
+ *
+ * Return: 0, or -ENOMEM; what was reserved stays in @b until
+ * marker_batch_abort() or marker_batch_finish().
+ */
 int marker_reserve_name(struct marker_name *mn,
 			const struct marker_probes *probes,
 			struct marker_batch *b, gfp_t gfp)
@@ -318,7 +446,10 @@ int marker_reserve_name(struct marker_name *mn,
 
 /* --- Batches ---------------------------------------------------------- */
 
-/* See internal.h. */
+/**
+ * marker_batch_init - start a change
+ * @b: the batch
+ */
 void marker_batch_init(struct marker_batch *b)
 {
 	unsigned int k;
@@ -333,15 +464,25 @@ void marker_batch_init(struct marker_batch *b)
 	b->wait = false;
 }
 
-/* See internal.h. */
+/**
+ * marker_batch_retire - free a probe array once the change is finished
+ * @b: the batch of the change
+ * @old: the array the change replaced
+ */
 void marker_batch_retire(struct marker_batch *b, struct marker_probes *old)
 {
 	list_add_tail(&old->retire, &b->retired);
 }
 
-/*
- * See internal.h. Does not fail: a change that has been checked must be
- * able to patch what it publishes.
+/**
+ * marker_batch_patch - queue an instruction for a change to write
+ * @b: the batch of the change
+ * @what: the instruction (enum marker_insn)
+ * @code: where
+ * @dest: what it jumps to or calls, for those that do
+ *
+ * Under marker_mutex. Does not fail: a change that has been checked must
+ * be able to patch what it publishes.
  */
 void marker_batch_patch(struct marker_batch *b, enum marker_insn what,
 			void *code, void *dest)
@@ -394,7 +535,13 @@ static void marker_batch_write(struct marker_batch *b)
 	cpus_read_unlock();
 }
 
-/* See internal.h. */
+/**
+ * marker_batch_apply - write what a change queued
+ * @b: the batch
+ *
+ * Under marker_mutex, at the end of the change: its instructions go out
+ * through the arch, then each mechanism's after-patch step runs.
+ */
 void marker_batch_apply(struct marker_batch *b)
 {
 	const struct marker_kind_ops *ops;
@@ -404,23 +551,41 @@ void marker_batch_apply(struct marker_batch *b)
 	if (b->npatches)
 		marker_batch_write(b);
 	b->npatches = 0;
-	for_each_marker_kind(ops, k)
-		if (ops->after_patch)
+	for (k = 0; k < MARKER_NR_KINDS; k++) {
+		ops = marker_kinds[k];
+		if (ops && ops->after_patch)
 			ops->after_patch(b);
+	}
 }
 
-/* See internal.h. */
+/**
+ * marker_batch_abort - give up a change that published nothing
+ * @b: the batch
+ *
+ * Frees what the change reserved; with or without marker_mutex.
+ */
 void marker_batch_abort(struct marker_batch *b)
 {
 	const struct marker_kind_ops *ops;
 	unsigned int k;
 
-	for_each_marker_kind(ops, k)
-		if (ops->unreserve)
+	for (k = 0; k < MARKER_NR_KINDS; k++) {
+		ops = marker_kinds[k];
+		if (ops && ops->unreserve)
 			ops->unreserve(b);
+	}
 }
 
-/* See internal.h. */
+/**
+ * marker_batch_finish - finish a change once marker_mutex is dropped
+ * @b: the batch
+ *
+ * The mechanisms finish disarming (the kprobes of disarmed SDT sites go
+ * in one unregister_kprobes()), one grace period passes if anything was
+ * detached, the mechanisms' last steps run (promoting MARK() sites to
+ * direct calls), and the probe arrays and formats the change retired
+ * are freed.
+ */
 void marker_batch_finish(struct marker_batch *b)
 {
 	const struct marker_kind_ops *ops;
@@ -437,14 +602,18 @@ void marker_batch_finish(struct marker_batch *b)
 	 * (unregistering the kprobes of disarmed SDT sites), which also
 	 * serves everything else.
 	 */
-	for_each_marker_kind(ops, k)
-		if (ops->reap)
+	for (k = 0; k < MARKER_NR_KINDS; k++) {
+		ops = marker_kinds[k];
+		if (ops && ops->reap)
 			waited |= ops->reap(b);
+	}
 	if (!waited && b->wait)
 		synchronize_rcu();
-	for_each_marker_kind(ops, k)
-		if (ops->finish)
+	for (k = 0; k < MARKER_NR_KINDS; k++) {
+		ops = marker_kinds[k];
+		if (ops && ops->finish)
 			ops->finish(b);
+	}
 	if (!b->wait) {
 		/* Nothing was detached: nobody waits for the old arrays. */
 		list_for_each_entry_safe(p, tmp, &b->retired, retire)
@@ -466,9 +635,11 @@ static bool marker_reserved(unsigned long start, unsigned long end,
 	const struct marker_kind_ops *ops;
 	unsigned int k;
 
-	for_each_marker_kind(ops, k)
-		if (ops->text_reserved && ops->text_reserved(start, end, kp))
+	for (k = 0; k < MARKER_NR_KINDS; k++) {
+		ops = marker_kinds[k];
+		if (ops && ops->text_reserved && ops->text_reserved(start, end, kp))
 			return true;
+	}
 	return false;
 }
 

@@ -200,14 +200,10 @@ struct marker_batch {
 
 void marker_batch_init(struct marker_batch *b);
 void marker_batch_retire(struct marker_batch *b, struct marker_probes *old);
-/* Queue writing instruction @what at @code (see enum marker_insn). */
 void marker_batch_patch(struct marker_batch *b, enum marker_insn what,
 			void *code, void *dest);
-/* Under marker_mutex, at the end of a change: write what it queued. */
 void marker_batch_apply(struct marker_batch *b);
-/* For a change given up, nothing published: free what it reserved. */
 void marker_batch_abort(struct marker_batch *b);
-/* Once marker_mutex is dropped. */
 void marker_batch_finish(struct marker_batch *b);
 
 /* The list @b keeps for the mechanism of site kind @kind. */
@@ -285,60 +281,35 @@ struct marker_kind_ops {
 void __init marker_register_kind(unsigned int kind,
 				 const struct marker_kind_ops *ops);
 
-/* The mechanism of each kind; set at boot, before any site is indexed. */
-extern const struct marker_kind_ops *marker_kinds[MARKER_NR_KINDS];
-
-/**
- * for_each_marker_kind - each kind's mechanism
- * @ops: the struct marker_kind_ops cursor
- * @k: an unsigned int, the kind
- *
- * A mechanism that serves several kinds has its batch and object ops in
- * the ops of one kind only: calling each kind's that are set calls each
+/*
+ * The mechanism of each kind; set at boot, before any site is indexed
+ * (NULL until then: kprobes may ask marker_text_reserved() earlier). A
+ * mechanism that serves several kinds has its batch and object ops in the
+ * ops of one kind only: calling each kind's that are set calls each
  * mechanism's once.
  */
-#define for_each_marker_kind(ops, k)					\
-	for ((k) = 0; (k) < MARKER_NR_KINDS && ((ops) = marker_kinds[k]); (k)++)
+extern const struct marker_kind_ops *marker_kinds[MARKER_NR_KINDS];
 
-/* The mechanism of @site's kind. */
 const struct marker_kind_ops *marker_kind_of(const struct marker_site *site);
 
-/* --- The registry (core.c), under marker_mutex ------------------------ */
+/* --- The registry (core.c): kernel-doc at the definitions ------------ */
 
-/* The name of @key, or NULL. */
 struct marker_name *marker_find_name(const char *key);
-/* The name of @key, created (with no site and no probe) if needed. */
 struct marker_name *marker_get_name(const char *key);
-/* A new name, not in the registry until marker_insert_name(). */
 struct marker_name *marker_alloc_name(const char *key);
 void marker_insert_name(struct marker_name *mn);
-/* Forget @mn once it has neither sites nor probes. */
 void marker_put_name(struct marker_name *mn);
-/* Point every site of @mn at mn->probes, arming or disarming them. */
 void marker_update_name(struct marker_name *mn, struct marker_batch *b);
-/*
- * Reserve in @b what arming the sites of @mn that take @probes will need,
- * those not armed yet: 0 or -ENOMEM.
- */
 int marker_reserve_name(struct marker_name *mn,
 			const struct marker_probes *probes,
 			struct marker_batch *b, gfp_t gfp);
-/* Does @site take what @p expects? */
 bool marker_site_accepts_probe(const struct marker_site *site,
 			       const struct marker_probe *p);
-/* Does @site take what each of @probes expects? */
 bool marker_site_accepts(const struct marker_site *site,
 			 const struct marker_probes *probes);
-/*
- * Point @e at @probes (NULL: no probe), patching or arming it to match. A
- * site that does not take the probes is left dormant; @warn says so, for
- * a site that arrives with a module. A gone site is left alone.
- */
 void marker_update_site(struct marker_entry *e, struct marker_probes *probes,
 			bool warn, struct marker_batch *b);
-/* Is the site calling probes, or SDT-armed? */
 bool marker_entry_armed(const struct marker_entry *e);
-/* pr_warn() "key at function+off/size: ...", never with a raw address. */
 __printf(2, 3)
 void marker_warn_site(const struct marker_entry *e, const char *fmt, ...);
 
@@ -420,24 +391,10 @@ int marker_remove_probe(const char *key, const void *func, void *data);
 typedef int marker_name_fn(void *ctx, struct marker_name *mn);
 int marker_walk_names(marker_name_fn *fn, void *ctx);
 
-/* Under marker_mutex: has @mn a site in @module ("vmlinux": built in)? */
 bool marker_name_in_module(struct marker_name *mn, const char *module);
 
-/*
- * Why @key has no trace event: -ENOENT, it has no site; 0, its sites
- * record nothing (guards, or sites in freed init text); -EPERM, they
- * disagree or cannot be printed. Takes marker_mutex.
- */
 int marker_key_no_event(const char *key);
 
-/*
- * Under marker_mutex: the format of @mn's trace event (events.c): its
- * MARK() sites' format, or its first SDT site's spec, sites in freed init
- * text and guards left out. NULL when there is no such site (*@why NULL),
- * when they disagree (on the format, on an SDT argument count), or when
- * vsnprintf() cannot print the format: *@why says which, in one word for
- * the listing.
- */
 const char *marker_name_event_format(struct marker_name *mn, const char **why);
 
 /* Is @key an SDT "provider:name" (or an SDT_ENABLED() guard's)? */

@@ -36,9 +36,11 @@ static void marker_free_object(struct rcu_head *rcu)
 	const struct marker_kind_ops *ops;
 	unsigned int k;
 
-	for_each_marker_kind(ops, k)
-		if (ops->object_free)
+	for (k = 0; k < MARKER_NR_KINDS; k++) {
+		ops = marker_kinds[k];
+		if (ops && ops->object_free)
 			ops->object_free(obj);
+	}
 	kfree(obj);
 }
 
@@ -54,9 +56,11 @@ static void marker_del_object(struct marker_object *obj,
 	unsigned int k;
 
 	lockdep_assert_held(&marker_mutex);
-	for_each_marker_kind(ops, k)
-		if (ops->object_del)
+	for (k = 0; k < MARKER_NR_KINDS; k++) {
+		ops = marker_kinds[k];
+		if (ops && ops->object_del)
 			ops->object_del(obj, b);
+	}
 	for (e = obj->entry; e < obj->entry + obj->nr; e++) {
 		if (!e->mn)
 			continue;
@@ -139,8 +143,9 @@ static int marker_add_object(struct module *mod,
 		return -ENOMEM;
 	obj->mod = mod;
 	obj->nr = nr;
-	for_each_marker_kind(ops, k) {
-		ret = ops->object_init ? ops->object_init(obj) : 0;
+	for (k = 0; k < MARKER_NR_KINDS; k++) {
+		ops = marker_kinds[k];
+		ret = ops && ops->object_init ? ops->object_init(obj) : 0;
 		if (ret) {
 			marker_free_new_object(obj, k);
 			return ret;
@@ -157,9 +162,11 @@ static int marker_add_object(struct module *mod,
 	marker_batch_init(&b);
 	mutex_lock(&marker_mutex);
 	list_add_tail_rcu(&obj->list, &marker_objects);
-	for_each_marker_kind(ops, k)
-		if (ops->object_add)
+	for (k = 0; k < MARKER_NR_KINDS; k++) {
+		ops = marker_kinds[k];
+		if (ops && ops->object_add)
 			ops->object_add(obj);
+	}
 	for (i = 0; i < nr; i++) {
 		e = &obj->entry[i];
 		e->mn = marker_get_name(marker_site_name(e->site));
@@ -222,9 +229,11 @@ static void marker_init_text_gone(struct module *mod)
 	mutex_lock(&marker_mutex);
 	obj = marker_find_object(mod);
 	if (obj) {
-		for_each_marker_kind(ops, k)
-			if (ops->init_gone)
+		for (k = 0; k < MARKER_NR_KINDS; k++) {
+			ops = marker_kinds[k];
+			if (ops && ops->init_gone)
 				ops->init_gone(obj, &b);
+		}
 		for (e = obj->entry; e < obj->entry + obj->nr; e++)
 			if (e->init)
 				WRITE_ONCE(e->gone, true);
