@@ -76,6 +76,8 @@ typedef void sdt_probe_func(void *probe_data, const u64 *args,
 
 #ifdef CONFIG_MARKERS
 
+#include <asm/sdt.h>
+
 #ifndef __ASSEMBLY__
 
 #include <linux/args.h>
@@ -88,12 +90,13 @@ int sdt_disable_probe(const char *provider, const char *name,
 		      sdt_probe_func *probe, void *probe_data);
 
 /*
- * The site, its __markers record, its note, and the note base symbol.
- * @provider and @name are string literals, @args the spec (a template in
- * inline asm: "%c[__sdt_s1]@%[__sdt_a1] ...").
+ * The site (the arch's NOP, <asm/sdt.h>), its __markers record, its note,
+ * and the note base symbol. @provider and @name are string literals,
+ * @args the spec (a template in inline asm: ARCH_SDT_ARG_TMPL() for each
+ * argument).
  */
 #define __SDT_ASM_BODY(provider, name, args)				\
-	"990:	.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n"			\
+	"990:	" ARCH_SDT_NOP "\n"						\
 	"	.pushsection __markers, \"a\"\n"				\
 	"	.balign 4\n"							\
 	"	.long 990b - .\n"						\
@@ -114,9 +117,9 @@ int sdt_disable_probe(const char *provider, const char *name,
 	"	.4byte 3\n"							\
 	"993:	.asciz \"stapsdt\"\n"						\
 	"994:	.balign 4\n"							\
-	"995:	.8byte 990b\n"							\
-	"	.8byte _.stapsdt.base\n"					\
-	"	.8byte 0\n"							\
+	"995:	" ARCH_SDT_ADDR " 990b\n"					\
+	"	" ARCH_SDT_ADDR " _.stapsdt.base\n"				\
+	"	" ARCH_SDT_ADDR " 0\n"						\
 	"	.asciz \"" provider "\"\n"					\
 	"	.asciz \"" name "\"\n"						\
 	"	.asciz \"" args "\"\n"						\
@@ -158,22 +161,11 @@ int sdt_disable_probe(const char *provider, const char *name,
 		 char: (char)-1 < 0,					\
 		 signed char: 1, short: 1, int: 1, long: 1, long long: 1, \
 		 default: 0)
-/*
- * The operand: "nor", an immediate, an offsettable memory reference or a
- * register, as sys/sdt.h asks, so that GCC names a value where it already
- * is. clang (14 at least) takes the memory alternative whenever one is
- * allowed, and would spill live registers to the stack at every site: it
- * gets "nr", an immediate or a register.
- */
-#ifdef CONFIG_CC_IS_CLANG
-#define __SDT_ARG_CONSTRAINT	"nr"
-#else
-#define __SDT_ARG_CONSTRAINT	"nor"
-#endif
+/* The asm operands of argument @i: its size and the value, for the arch. */
 #define __SDT_OP(i, x)							\
 	[__sdt_s##i] "n" ((__SDT_SIGNED(x) ? -1 : 1) * (int)__SDT_SIZE(x)), \
-	[__sdt_a##i] __SDT_ARG_CONSTRAINT ((x) + 0)
-#define __SDT_ARG_TMPL(i)	"%c[__sdt_s" #i "]@%[__sdt_a" #i "]"
+	[__sdt_a##i] ARCH_SDT_ARG_CONSTRAINT ((x) + 0)
+#define __SDT_ARG_TMPL(i)	ARCH_SDT_ARG_TMPL(i)
 
 #define __SDT_OPERANDS_0()
 #define __SDT_OPERANDS_1(a1)	__SDT_OP(1, a1)
@@ -245,7 +237,7 @@ int sdt_disable_probe(const char *provider, const char *name,
 
 /* SDT_PROBE(provider, name, spec) in .S files: the spec is written out. */
 #define SDT_PROBE(provider, name, args...)				\
-990:	.byte 0x0f, 0x1f, 0x44, 0x00, 0x00;				\
+990:	ARCH_SDT_NOP;							\
 	.pushsection __markers, "a";					\
 	.balign 4;							\
 	.long 990b - .;							\
@@ -268,9 +260,9 @@ int sdt_disable_probe(const char *provider, const char *name,
 	.4byte 3;							\
 993:	.asciz "stapsdt";						\
 994:	.balign 4;							\
-995:	.8byte 990b;							\
-	.8byte _.stapsdt.base;						\
-	.8byte 0;							\
+995:	ARCH_SDT_ADDR 990b;						\
+	ARCH_SDT_ADDR _.stapsdt.base;					\
+	ARCH_SDT_ADDR 0;						\
 	.asciz #provider;						\
 	.asciz #name;							\
 	.asciz #args;							\

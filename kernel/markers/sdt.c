@@ -43,7 +43,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <kunit/visibility.h>
-#include <asm/sdt.h>
+#include <asm/sdt-decode.h>
 
 #include "internal.h"
 #include "sdt.h"

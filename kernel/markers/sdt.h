@@ -12,7 +12,7 @@
 #include <linux/list.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
-#include <asm/sdt.h>
+#include <asm/sdt-decode.h>
 
 #include "internal.h"
 

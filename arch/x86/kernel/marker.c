@@ -25,7 +25,7 @@
 #include <asm/alternative.h>
 #include <asm/insn.h>
 #include <asm/nops.h>
-#include <asm/sdt.h>
+#include <asm/sdt-decode.h>
 #include <asm/text-patching.h>
 
 static const u8 sdt_nop5[] = { BYTES_NOP5 };

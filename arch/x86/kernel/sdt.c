@@ -19,7 +19,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <kunit/visibility.h>
-#include <asm/sdt.h>
+#include <asm/sdt-decode.h>
 
 /* The longest symbol a %rip-relative operand may name. */
 #define SDT_SYM_MAX	128

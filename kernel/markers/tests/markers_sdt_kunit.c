@@ -17,7 +17,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <asm/irqflags.h>
-#include <asm/sdt.h>
+#include <asm/sdt-decode.h>
 
 #include "../internal.h"
 #include "markers_sdt_kunit.h"

@@ -3,60 +3,42 @@
 #define _ASM_X86_SDT_H
 
 /*
- * Decoding the sized operand specs of SDT sites ("-4@%edi 8@16(%rsp)").
- * arch_sdt_parse() turns a spec into a compact program once, when a site
- * is armed; arch_sdt_fetch() runs it at each hit, in the site's kprobe.
+ * The x86 side of an SDT site (<linux/sdt.h>): its 5-byte NOP, the width
+ * of an address in its .note.stapsdt note, and how an argument is written
+ * in its spec: "N@OP", OP in AT&T syntax, as sys/sdt.h writes it on
+ * x86-64. Included by <linux/sdt.h> only.
  */
 
-#include <linux/sdt.h>
-#include <linux/types.h>
+#ifdef __ASSEMBLY__
 
-struct pt_regs;
+#define ARCH_SDT_NOP		.byte 0x0f, 0x1f, 0x44, 0x00, 0x00
+#define ARCH_SDT_ADDR		.8byte
 
-enum sdt_arg_kind {
-	SDT_ARG_REG = 1,	/* a register (of any width) */
-	SDT_ARG_MEM,		/* [%gs:]disp(base, index, scale), symbols resolved */
-	SDT_ARG_IMM,		/* $immediate */
-};
+#else /* !__ASSEMBLY__ */
 
-#define SDT_NO_REG	0xff
-
-/* One argument: where it is, and how wide it is. */
-struct sdt_arg {
-	u8 kind;		/* enum sdt_arg_kind */
-	s8 size;		/* N of N@OP: 1, 2, 4, 8, negative when signed */
-	u8 reg;			/* REG: pt_regs slot; MEM: base slot or SDT_NO_REG */
-	u8 shift;		/* REG: 8 for %ah, %bh, %ch, %dh */
-	u8 index;		/* MEM: index slot or SDT_NO_REG */
-	u8 scale;		/* MEM: 1, 2, 4 or 8 */
-	u8 gs;			/* MEM: %gs:, an address in this CPU's per-CPU area */
-	s64 val;		/* MEM: displacement (or address); IMM: value */
-};
-
-struct sdt_prog {
-	unsigned int nargs;
-	const char *why;	/* a parse that failed: why, in one word */
-	struct sdt_arg arg[SDT_MAX_ARGS];
-};
+#define ARCH_SDT_NOP		".byte 0x0f, 0x1f, 0x44, 0x00, 0x00"
+#define ARCH_SDT_ADDR		".8byte"
 
 /*
- * Resolves a symbol of an operand for the site being parsed; returns 0
- * when the symbol is unknown or ambiguous.
+ * An argument's operand: "nor", an immediate, an offsettable memory
+ * reference or a register, as sys/sdt.h asks, so that GCC names a value
+ * where it already is. clang (14 at least) takes the memory alternative
+ * whenever one is allowed, and would spill live registers to the stack
+ * at every site: it gets "nr", an immediate or a register.
  */
-typedef unsigned long sdt_sym_resolver(void *ctx, const char *sym);
+#ifdef CONFIG_CC_IS_CLANG
+#define ARCH_SDT_ARG_CONSTRAINT	"nr"
+#else
+#define ARCH_SDT_ARG_CONSTRAINT	"nor"
+#endif
 
 /*
- * The SDT trampoline (sdt_trampoline_64.S) and what it calls: the struct
- * pt_regs it builds lies SDT_TRAMPOLINE_FRAME bytes below the site's
- * stack pointer (the frame, the saved flags and the return address).
+ * The spec of argument @i, from the asm operands [__sdt_s<i>] (its size,
+ * negative when signed) and [__sdt_a<i>] (the operand): %c prints the
+ * size without its '$', %[] the operand as AT&T syntax has it.
  */
-#define SDT_TRAMPOLINE_FRAME	(sizeof(struct pt_regs) + 16)
-void arch_sdt_trampoline(void);
-void sdt_trampoline_handler(struct pt_regs *regs);
+#define ARCH_SDT_ARG_TMPL(i)	"%c[__sdt_s" #i "]@%[__sdt_a" #i "]"
 
-int arch_sdt_parse(const char *spec, struct sdt_prog *prog,
-		   sdt_sym_resolver *resolve, void *ctx);
-unsigned int arch_sdt_fetch(const struct sdt_prog *prog, struct pt_regs *regs,
-			    u64 *args);
+#endif /* __ASSEMBLY__ */
 
 #endif /* _ASM_X86_SDT_H */
