@@ -53,7 +53,7 @@
  */
 
 #include <linux/compiler.h>
-#include <linux/marker_site.h>
+#include <linux/marker-defs.h>
 #include <linux/stdarg.h>
 #include <linux/types.h>
 

@@ -6,9 +6,10 @@
  * The record every marker site leaves in the __markers section: the one
  * definition of its layout, read by the kernel (kernel/markers/), written by
  * the arch's site macros (<asm/marker.h>, <linux/sdt.h>) and read offline
- * by the host tool scripts/markers/markers-list.c. Keep it free of anything
- * a host compiler or the assembler cannot take: the kernel-only accessors
- * are under __KERNEL__, the C under !__ASSEMBLY__.
+ * by the host tool scripts/markers/markers-list.c. Only what the host tools
+ * share: keep it free of anything a host compiler or the assembler cannot
+ * take (the C is under !__ASSEMBLY__). The kernel's types and accessors are
+ * in <linux/marker-defs.h>.
  */
 
 /* Kinds of records in __markers. */
@@ -44,95 +45,5 @@ struct marker_call {
 	__s32 desc;	/* the struct marker_desc of its expansion */
 };
 
-#ifdef __KERNEL__
-
-#include <linux/compiler.h>
-
-#ifdef CONFIG_MARKERS
-#include <linux/jump_label.h>
-
-struct marker_probes;
-
-/*
- * One per MARK(), MARK_ENABLED() or SDT_ENABLED() expansion, shared by the
- * copies of the site that the compiler makes.
- *
- * @key: the key of the sites' __jump_table entries. It is never enabled:
- *	the entries are there so that objtool sees the jumps and kprobes
- *	keeps off the sites; the registry patches the sites itself, every
- *	site of a change in one text_poke batch (kernel/markers/mark.c).
- * @probes: the probes of the name, for __marker_slowpath(); published
- *	under RCU by the registry.
- * @data: the data the sites pass to the probe they call directly.
- * @state: the registry's, under marker_mutex.
- *
- * No hit is counted here: a shared write would cost every hit; the
- * markers control file counts the hits of its own probes.
- */
-struct marker_desc {
-	struct static_key_false key;
-	struct marker_probes __rcu *probes;
-	void *data;
-	unsigned long state;
-};
-
-#define MARKER_DESC_INIT	{ .key = STATIC_KEY_FALSE_INIT }
-
-struct kprobe;
-
-/*
- * Text the registry patches, for kprobes: the calls of MARK() sites, and
- * every SDT site for as long as it exists.
- */
-int marker_text_reserved(void *start, void *end);
-bool marker_kprobe_reserved(const struct kprobe *p);
-#else
-static inline int marker_text_reserved(void *start, void *end)
-{
-	return 0;
-}
-
-static inline bool marker_kprobe_reserved(const struct kprobe *p)
-{
-	return false;
-}
-#endif /* CONFIG_MARKERS */
-
-static inline void *marker_site_code(const struct marker_site *site)
-{
-	return offset_to_ptr(&site->code);
-}
-
-static inline struct marker_desc *marker_site_desc(const struct marker_site *site)
-{
-	return offset_to_ptr(&site->desc);
-}
-
-static inline const char *marker_site_name(const struct marker_site *site)
-{
-	return offset_to_ptr(&site->name);
-}
-
-static inline const char *marker_site_format(const struct marker_site *site)
-{
-	return offset_to_ptr(&site->format);
-}
-
-static inline void *marker_site_target(const struct marker_site *site)
-{
-	return offset_to_ptr(&site->target);
-}
-
-static inline void *marker_call_code(const struct marker_call *call)
-{
-	return offset_to_ptr(&call->code);
-}
-
-static inline struct marker_desc *marker_call_desc(const struct marker_call *call)
-{
-	return offset_to_ptr(&call->desc);
-}
-
-#endif /* __KERNEL__ */
 #endif /* !__ASSEMBLY__ */
 #endif /* _LINUX_MARKER_SITE_H */

@@ -52,7 +52,7 @@
  * return -EOPNOTSUPP.
  */
 
-#include <linux/marker_site.h>
+#include <linux/marker-defs.h>
 
 /* The most arguments an SDT site may have. */
 #define SDT_MAX_ARGS		12
@@ -67,7 +67,9 @@
  * @args: the site's arguments, sign- or zero-extended to 64 bits
  * @nargs: how many
  *
- * Called from the site's kprobe, with preemption disabled; must not sleep.
+ * Called from the site's hit, through the SDT trampoline (or the site's
+ * kprobe, when that mechanism is selected), with preemption disabled;
+ * must not sleep.
  */
 typedef void sdt_probe_func(void *probe_data, const u64 *args,
 			    unsigned int nargs);

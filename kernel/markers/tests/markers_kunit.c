@@ -15,7 +15,7 @@
 #include <linux/kthread.h>
 #include <linux/limits.h>
 #include <linux/marker.h>
-#include <linux/marker_site.h>
+#include <linux/marker-defs.h>
 #include <linux/module.h>
 #include <linux/string.h>
 

@@ -22,7 +22,7 @@
  */
 
 #include <linux/jump_label.h>
-#include <linux/marker_site.h>
+#include <linux/marker-defs.h>
 #include <asm/asm.h>
 
 #define __MARKER_RECORD(kind)					\

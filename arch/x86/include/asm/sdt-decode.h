@@ -6,7 +6,8 @@
  * Decoding the sized operand specs of SDT sites ("-4@%edi 8@16(%rsp)"),
  * for the markers registry; the sites themselves are <asm/sdt.h>'s.
  * arch_sdt_parse() turns a spec into a compact program once, when a site
- * is armed; arch_sdt_fetch() runs it at each hit, in the site's kprobe.
+ * is armed; arch_sdt_fetch() runs it at each hit, from the trampoline's
+ * handler (or the site's kprobe, when that mechanism is selected).
  */
 
 #include <linux/sdt.h>
