@@ -192,7 +192,13 @@ static const struct seq_operations marker_seq_ops = {
 	.show = marker_seq_show,
 };
 
-/* See internal.h. */
+/**
+ * marker_listing_open - open the listing on a file
+ * @file: the file being opened (the list file, or the control file)
+ * @hits: if not NULL, the hits of a MARK() name, for a hit column
+ *
+ * Return: 0, or -ENOMEM.
+ */
 int marker_listing_open(struct file *file, marker_hits_fn *hits)
 {
 	struct marker_iter *it;

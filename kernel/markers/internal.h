@@ -30,9 +30,9 @@
  * cycle (harness/host-tests/markers-layering.sh checks both on the built
  * objects): control.c, control_parse.c, sinks.c; events.c,
  * event_format.c, event_record.c; kunit.c; api.c; probes.c; objects.c;
- * mark.c, sdt.c; sdt_kprobe.c; debugfs.c; core.c; format.c. The core reaches the mechanisms
- * above it only through the ops they register. The registry's data is
- * protected by marker_mutex; see core.c.
+ * mark.c, sdt.c; sdt_kprobe.c; debugfs.c; core.c; format.c. The core
+ * reaches the mechanisms above it only through the ops they register. The
+ * registry's data is protected by marker_mutex; see core.c.
  */
 #ifndef _KERNEL_MARKERS_INTERNAL_H
 #define _KERNEL_MARKERS_INTERNAL_H
@@ -315,7 +315,7 @@ void marker_warn_site(const struct marker_entry *e, const char *fmt, ...);
 
 /* --- MARK() and guard sites (mark.c), under marker_mutex -------------- */
 
-/* The calls of @desc's sites in @obj: *@n of them from the one returned. */
+/* kernel-doc at the definitions. */
 struct marker_callsite *marker_object_calls(struct marker_object *obj,
 					    struct marker_desc *desc,
 					    unsigned int *n);
@@ -376,10 +376,7 @@ int marker_change(const struct marker_op *ops, unsigned int n);
 struct notifier_block;
 int marker_register_module_notifier(struct notifier_block *nb);
 
-/*
- * Attach a probe to a MARK() name or an SDT "provider:name" (the key), or
- * detach it: marker_change() of one.
- */
+/* marker_change() of one (probes.c): kernel-doc at the definitions. */
 int marker_add_probe(const char *key, const struct marker_probe *np);
 int marker_remove_probe(const char *key, const void *func, void *data);
 

@@ -300,7 +300,14 @@ static void mark_init_gone(struct marker_object *obj, struct marker_batch *b)
 			WRITE_ONCE(obj->calls[i].gone, true);	/* see mark_text_reserved() */
 }
 
-/* See internal.h. */
+/**
+ * mark_desc_direct - do an expansion's CALLs go to its probe directly?
+ * @desc: the expansion's descriptor
+ *
+ * Under marker_mutex; for the consistency check of the KUnit suites.
+ *
+ * Return: true if direct, false if dormant or slow.
+ */
 bool mark_desc_direct(const struct marker_desc *desc)
 {
 	return mark_mode(desc) == MARK_DIRECT;
@@ -394,7 +401,14 @@ EXPORT_SYMBOL_GPL(__marker_check_rcu);
 
 /* --- The CALLs of MARK() sites, by object and by address ------------ */
 
-/* See internal.h. */
+/**
+ * marker_object_calls - the CALLs of an expansion's sites in an object
+ * @obj: the object
+ * @desc: the expansion's descriptor
+ * @n: set to how many there are
+ *
+ * Return: the first of them, in @obj's calls sorted by descriptor.
+ */
 struct marker_callsite *marker_object_calls(struct marker_object *obj,
 					    struct marker_desc *desc,
 					    unsigned int *n)

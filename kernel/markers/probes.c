@@ -320,7 +320,15 @@ int marker_change(const struct marker_op *ops, unsigned int n)
 	return 0;
 }
 
-/* See internal.h. Nothing changes on error. */
+/**
+ * marker_add_probe - attach a probe to a key
+ * @key: a marker name, or an SDT "provider:name"
+ * @np: the probe
+ *
+ * marker_change() of one attachment.
+ *
+ * Return: as marker_change(). Nothing changes on error.
+ */
 int marker_add_probe(const char *key, const struct marker_probe *np)
 {
 	struct marker_op op = { .key = key, .probe = *np, .add = true };
@@ -328,7 +336,17 @@ int marker_add_probe(const char *key, const struct marker_probe *np)
 	return marker_change(&op, 1);
 }
 
-/* See internal.h. Does not fail for an attached probe. */
+/**
+ * marker_remove_probe - detach a probe from a key
+ * @key: a marker name, or an SDT "provider:name"
+ * @func: the probe's function
+ * @data: its data
+ *
+ * marker_change() of one detachment: returns once no CPU runs the probe.
+ *
+ * Return: 0, or -ENOENT if it is not attached; does not fail for an
+ * attached probe.
+ */
 int marker_remove_probe(const char *key, const void *func, void *data)
 {
 	struct marker_op op = {

@@ -58,18 +58,11 @@ static __always_inline void sdt_hit(struct sdt_site *ss, struct pt_regs *regs)
 					  ss->prog.nargs);
 }
 
-/* Arm @ss with a kprobe; on failure, its error. Under marker_mutex. */
+/* Arming with a kprobe (sdt_kprobe.c): kernel-doc at the definitions. */
 void sdt_arm_kprobe(struct sdt_site *ss);
-/* Is the site's kprobe optimized into a jump? */
 bool sdt_optimized(const struct sdt_site *ss);
-/* Is a kprobe registered at @addr, enabled or not? */
 bool sdt_kprobe_at(void *addr);
-/* Is @kp the kprobe of an SDT site armed with one? */
 bool sdt_own_kprobe(const struct kprobe *kp);
-/*
- * Unregister the kprobes of the @n sites of @list armed with one, in one
- * unregister_kprobes(), which waits for one grace period.
- */
 void sdt_unregister_kprobes(struct list_head *list, unsigned int n);
 
 #endif /* _KERNEL_MARKERS_SDT_H */

@@ -21,7 +21,7 @@
 #include "internal.h"
 #include "sdt.h"
 
-/* See internal.h; set in debugfs. */
+/* How SDT sites are armed from now on (sdt_mechanism): a kprobe, or a call. */
 bool sdt_use_kprobes;
 EXPORT_SYMBOL_IF_KUNIT(sdt_use_kprobes);
 
@@ -47,9 +47,14 @@ static void sdt_kprobe_post(struct kprobe *kp, struct pt_regs *regs,
 {
 }
 
-/*
- * See sdt.h. kprobes wraps an optimized probe in an aggregate kprobe: ask
- * the one registered at the address.
+/**
+ * sdt_optimized - is a site's kprobe optimized into a jump?
+ * @ss: the site
+ *
+ * kprobes wraps an optimized probe in an aggregate kprobe: ask the one
+ * registered at the address.
+ *
+ * Return: true if it is.
  */
 bool sdt_optimized(const struct sdt_site *ss)
 {
@@ -65,7 +70,12 @@ bool sdt_optimized(const struct sdt_site *ss)
 	return ret;
 }
 
-/* See sdt.h. */
+/**
+ * sdt_kprobe_at - is a kprobe registered at an address, enabled or not?
+ * @addr: the address
+ *
+ * Return: true if one is.
+ */
 bool sdt_kprobe_at(void *addr)
 {
 	bool ret;
@@ -76,13 +86,24 @@ bool sdt_kprobe_at(void *addr)
 	return ret;
 }
 
-/* See sdt.h. */
+/**
+ * sdt_own_kprobe - is a kprobe the registry's, on an SDT site?
+ * @kp: the kprobe
+ *
+ * Return: true if it is the kprobe of an SDT site armed with one.
+ */
 bool sdt_own_kprobe(const struct kprobe *kp)
 {
 	return kp->pre_handler == sdt_kprobe_pre;
 }
 
-/* See sdt.h. */
+/**
+ * sdt_arm_kprobe - arm an SDT site with a kprobe
+ * @ss: the site, its spec decoded
+ *
+ * Under marker_mutex. On failure the site keeps the error, shown in the
+ * listing, and stays dormant.
+ */
 void sdt_arm_kprobe(struct sdt_site *ss)
 {
 	int ret;
@@ -104,7 +125,13 @@ void sdt_arm_kprobe(struct sdt_site *ss)
 	ss->registered = true;
 }
 
-/* See sdt.h. */
+/**
+ * sdt_unregister_kprobes - unregister the kprobes of disarmed sites
+ * @list: the sites, in a change's batch
+ * @n: how many of them are armed with a kprobe
+ *
+ * In one unregister_kprobes(), which waits for one grace period.
+ */
 void sdt_unregister_kprobes(struct list_head *list, unsigned int n)
 {
 	struct sdt_site *ss;
