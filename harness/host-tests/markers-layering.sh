@@ -1,6 +1,6 @@
 #!/bin/bash
 # The layout of kernel/markers/: the control file and the trace events
-# are clients of the registry, not partners (no object of the core uses a
+# (kernel/trace/trace_markers*.c) are clients of the registry, not partners (no object of the core uses a
 # symbol of theirs, and they use only the registry's client functions, so
 # the core links and runs with CONFIG_MARKERS_CONTROL=n or
 # CONFIG_MARKERS_EVENTS=n; the control file also uses the events' enable
@@ -14,7 +14,9 @@ set -euo pipefail
 
 d=$KOBJ/kernel/markers
 ctl=("$d/control.o" "$d/control_parse.o" "$d/sinks.o")
-ev=("$d/events.o" "$d/event_format.o" "$d/event_record.o")
+# The trace events, a dynamic event type of the tracing code.
+t=$KOBJ/kernel/trace
+ev=("$t/trace_markers.o" "$t/trace_markers_format.o" "$t/trace_markers_record.o")
 for o in "${ctl[@]}" "${ev[@]}"; do
 	[ -f "$o" ] || { echo "no $o"; exit 1; }
 done
@@ -56,7 +58,7 @@ check_uses "the events" "$client_ev" "${ev[@]}"
 
 # The layers, top first, as internal.h lists them: an object may use
 # symbols of its own layer or of those below it.
-layers=("control control_parse sinks" "events event_format event_record"
+layers=("control control_parse sinks"
 	"kunit" "api" "probes" "objects" "mark sdt" "sdt_kprobe" "debugfs" "core" "format")
 declare -A layer
 for i in "${!layers[@]}"; do

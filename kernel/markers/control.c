@@ -8,7 +8,7 @@
  *	enable  name GLOB [module MOD] [provider PROV] [to trace|printk]
  *	disable name GLOB [module MOD] [provider PROV] [to trace|printk]
  *
- * "trace" enables the name's trace event (events.c), exactly as its
+ * "trace" enables the name's trace event (trace_markers.c), exactly as its
  * tracefs enable file does; "printk" attaches a built-in probe (sinks.c),
  * which goes through the registry as any module's probe does and writes a
  * rate-limited pr_info(). markers.enable= on the command line enables
@@ -18,9 +18,10 @@
  * Its grammar is in control_parse.c. This file is a client of the
  * registry: it attaches and detaches through marker_change() (probes.c),
  * all of a write at once, matches names through marker_walk_names()
- * (core.c), enables trace events through marker_event_set() (events.c),
- * creates its own debugfs file and learns of modules through the
- * registry's notifier chain (marker_register_module_notifier()).
+ * (core.c), enables trace events through marker_event_set()
+ * (kernel/trace/trace_markers.c), creates its own debugfs file and learns
+ * of modules through the registry's notifier chain
+ * (marker_register_module_notifier()).
  * CONFIG_MARKERS_CONTROL=n leaves it out and changes nothing else.
  */
 

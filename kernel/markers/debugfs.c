@@ -21,8 +21,9 @@
 struct dentry *marker_debugfs_dir;
 
 /*
- * Why a name with sites has no trace event (see events.c), or NULL: its
- * sites disagree on what its fields would be.
+ * Why a name with sites has no trace event (see
+ * kernel/trace/trace_markers.c), or NULL: its sites disagree on what its
+ * fields would be.
  */
 static const char *marker_no_event_why(struct marker_name *mn)
 {

@@ -12,8 +12,9 @@
  * <linux/string.h> functions that a C library also has, and ARRAY_SIZE().
  *
  * marker_format_next() also says what each conversion's value is as a
- * trace event field (its C type and size): the marker events (events.c)
- * are typed from the format, by this one grammar.
+ * trace event field (its C type and size): the marker events
+ * (kernel/trace/trace_markers.c) are typed from the format, by this one
+ * grammar.
  */
 
 #ifdef __KERNEL__

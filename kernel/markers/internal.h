@@ -18,19 +18,20 @@
  *	probes.c	attaching and detaching probes, all or nothing
  *	api.c		the probe API: argument checks, kernel-doc
  *	kunit.c		what the KUnit suites read of the registry
- *	events.c	the trace events: a client of the registry
- *	event_format.c	their fields, print fmt and text
- *	event_record.c	their hit path
  *	control.c	the control file and markers.enable=: a client of the
  *			registry, through the functions under "Clients" below
  *	control_parse.c	its grammar
  *	sinks.c		the control file's printk probe
  *
+ * The trace events are a dynamic event type of the tracing code
+ * (kernel/trace/trace_markers*.c): a client of the registry, through the
+ * functions under "Clients" below, as the control file is.
+ *
  * Layers, each file calling only files of its own layer or below, with no
  * cycle (harness/host-tests/markers-layering.sh checks both on the built
- * objects): control.c, control_parse.c, sinks.c; events.c,
- * event_format.c, event_record.c; kunit.c; api.c; probes.c; objects.c;
- * mark.c, sdt.c; sdt_kprobe.c; debugfs.c; core.c; format.c. The core
+ * objects): control.c, control_parse.c, sinks.c; kunit.c; api.c;
+ * probes.c; objects.c; mark.c, sdt.c; sdt_kprobe.c; debugfs.c; core.c;
+ * format.c. The core
  * reaches the mechanisms above it only through the ops they register. The
  * registry's data is protected by marker_mutex; see core.c.
  */

@@ -6,8 +6,8 @@
  * "printk" writes a rate-limited pr_info() (10 lines per 5 seconds). A
  * MARK() hit is formatted with the site's own format, "name: ...", an SDT
  * hit as "provider:name arg0=... arg1=...", in decimal, but for kernel
- * pointers, hashed. The "trace" sink is no probe
- * of its own: it enables the name's trace event (events.c), which records
+ * pointers, hashed. The "trace" sink is no probe of its own: it enables
+ * the name's trace event (kernel/trace/trace_markers.c), which records
  * binary fields and formats them when the trace is read.
  */
 

@@ -6,7 +6,7 @@
  * grammar (marker_format_next()) and named after the identifier before
  * each conversion, those of an SDT event from its spec; the print fmt is
  * the site's own format over them; and a record reads back as the site's
- * format would have printed it. See events.c.
+ * format would have printed it. See trace_markers.c.
  */
 
 #include <linux/ctype.h>
@@ -17,8 +17,8 @@
 #include <linux/trace_events.h>
 #include <linux/trace_seq.h>
 
-#include "events.h"
-#include "internal.h"
+#include "../markers/internal.h"
+#include "trace_markers.h"
 
 static bool marker_field_name_ok(const char *name)
 {

@@ -1,14 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Kernel markers: trace events.
+ * Kernel markers: their trace events, a dynamic event type.
  *
  * Every marker name with a MARK() site is a trace event, markers/<name>,
  * and every SDT provider:name is one, sdt_<provider>/<name> (a group no
  * kernel event group can be: those are C identifiers of their subsystem,
- * none starting with "sdt_"). They are dynamic events, as kprobe, eprobe
- * and synthetic events are: created as modules with sites come, removed
- * as they go unless they were used, so that their records stay readable
+ * none starting with "sdt_"). They are dynamic events, of a type of their
+ * own (marker_dyn_ops), as kprobe, eprobe and synthetic events are: on
+ * dyn_event_list, TRACE_EVENT_FL_DYNAMIC, and kept by the references that
+ * eprobes and perf take with trace_event_try_get_ref(). Their sites make
+ * them: they are created as modules with sites come, and removed as they
+ * go unless they were used, so that their records stay readable
  * (marker_events_sync()).
+ *
+ * So the dynamic_events file neither lists them nor makes or deletes
+ * them: it is the file where users define their events, and tools read
+ * each line of it as an event they may delete or write back (ftracetest's
+ * clear_dynamic_events and add_remove_eprobe.tc, libtracefs'
+ * tracefs_dynevent_get_all()). "-:markers/<name>" there is -ENOENT, as
+ * for any event it does not list, and clearing it ("echo >
+ * dynamic_events") leaves them, as it leaves every event that the kernel
+ * defines. The debugfs listing and the events/ directories show them.
  *
  * A MARK() event's fields are typed from its sites' format, by the format
  * grammar (marker_format_next()): %d int, %u unsigned int, %ld long, %lld
@@ -28,8 +40,9 @@
  * reserve and commit (so filters, triggers and histograms work as for
  * any event); nothing is formatted until the record is read.
  *
- * This file makes, enables and removes the events; event_format.c types
- * their fields and reads their records, event_record.c writes them.
+ * This file makes, enables and removes the events; trace_markers_format.c
+ * types their fields and reads their records, trace_markers_record.c
+ * writes them.
  *
  * Locking: event_mutex (ftrace's) nests outside marker_mutex: the
  * registration callback runs under event_mutex, and attaches through the
@@ -52,12 +65,56 @@
 #include <linux/string.h>
 #include <linux/trace_events.h>
 
-#include "events.h"
-#include "internal.h"
+#include "../markers/events.h"
+#include "../markers/internal.h"
+#include "trace_markers.h"
 
 /* The events; under marker_events_mutex, and RCU for marker_event_hits(). */
 static LIST_HEAD(marker_events);
 static DEFINE_MUTEX(marker_events_mutex);
+
+/* --- The dynamic event type ------------------------------------------ */
+
+/*
+ * What dynamic_events does with marker events: nothing (see the top of
+ * this file). A command of any other type is not ours (-ECANCELED); no
+ * line is shown, and no deletion matches one. Clearing the file asks all
+ * types to free their events after none said it was busy: a marker event
+ * is never busy for it, and stays, so that the others go.
+ */
+static int marker_dyn_create(const char *raw_command)
+{
+	return -ECANCELED;
+}
+
+static int marker_dyn_show(struct seq_file *m, struct dyn_event *de)
+{
+	return 0;
+}
+
+static bool marker_dyn_is_busy(struct dyn_event *de)
+{
+	return false;
+}
+
+static int marker_dyn_free(struct dyn_event *de)
+{
+	return 0;
+}
+
+static bool marker_dyn_match(const char *system, const char *event, int argc,
+			     const char **argv, struct dyn_event *de)
+{
+	return false;
+}
+
+static struct dyn_event_operations marker_dyn_ops = {
+	.create = marker_dyn_create,
+	.show = marker_dyn_show,
+	.is_busy = marker_dyn_is_busy,
+	.free = marker_dyn_free,
+	.match = marker_dyn_match,
+};
 
 /* --- Registration ----------------------------------------------------- */
 
@@ -231,6 +288,7 @@ static struct marker_event *marker_event_alloc(const char *key, const char *fmt)
 	while (n--)
 		ev->nstrings += field[n].cls == MARKER_ARG_STR;
 	ev->sdt = sdt;
+	dyn_event_init(&ev->devent, &marker_dyn_ops);
 	INIT_LIST_HEAD(&ev->files);
 	ev->key = kstrdup(key, GFP_KERNEL);
 	ev->format = kstrdup(fmt, GFP_KERNEL);
@@ -253,11 +311,12 @@ static struct marker_event *marker_event_alloc(const char *key, const char *fmt)
 	ev->call.class = &ev->class;
 	ev->call.tp = &ev->tp;
 	/*
-	 * Dynamic: whoever refers to the event for longer than a call
-	 * (an eprobe, perf) takes a reference with trace_event_try_get_ref(),
-	 * which keeps it from being removed (marker_event_unregister()).
+	 * dyn_event_add() makes it TRACE_EVENT_FL_DYNAMIC: whoever refers to
+	 * the event for longer than a call (an eprobe, perf) takes a
+	 * reference with trace_event_try_get_ref(), which keeps it from
+	 * being removed (marker_event_unregister()).
 	 */
-	ev->call.flags = TRACE_EVENT_FL_TRACEPOINT | TRACE_EVENT_FL_DYNAMIC;
+	ev->call.flags = TRACE_EVENT_FL_TRACEPOINT;
 	ev->call.data = ev;
 	ev->call.event.funcs = &marker_event_funcs;
 	INIT_LIST_HEAD(&ev->class.fields);
@@ -277,6 +336,8 @@ static int marker_event_register(struct marker_event *ev)
 	}
 	mutex_lock(&event_mutex);
 	ret = trace_add_event_call(&ev->call);
+	if (!ret)
+		dyn_event_add(&ev->devent, &ev->call);
 	mutex_unlock(&event_mutex);
 	if (ret) {
 		unregister_trace_event(&ev->call.event);
@@ -306,6 +367,8 @@ static int marker_event_unregister(struct marker_event *ev)
 	if (!marker_event_in_use(ev) && !trace_event_dyn_busy(&ev->call)) {
 		ret = ev->attached ? marker_event_attach(ev, false) : 0;
 		ret = ret ?: trace_remove_event_call(&ev->call);
+		if (!ret)
+			dyn_event_remove(&ev->devent);
 	}
 	mutex_unlock(&event_mutex);
 	if (ret)
@@ -377,7 +440,7 @@ static int marker_event_collect(void *ctx, struct marker_name *mn)
  *
  * Return: 0, or the first error (events that could be made are made).
  */
-int marker_events_sync(void)
+static int marker_events_sync(void)
 {
 	struct marker_event_want *w, *tmp;
 	struct marker_event *ev, *next;
@@ -553,6 +616,10 @@ static struct notifier_block marker_events_module_nb = {
 
 static int __init marker_events_init(void)
 {
+	int ret = dyn_event_register(&marker_dyn_ops);
+
+	if (ret)
+		return ret;
 	marker_events_sync();
 	return marker_register_module_notifier(&marker_events_module_nb);
 }

@@ -2,10 +2,10 @@
 /*
  * Kernel markers: a marker event's hit path.
  *
- * An enabled event's probe (attached by events.c) writes each hit as a
+ * An enabled event's probe (attached by trace_markers.c) writes each hit as a
  * binary record, through ftrace's reserve and commit in every instance
  * where the event is enabled, and through perf (and so BPF) when perf
- * uses it. Nothing is formatted here (event_format.c reads records).
+ * uses it. Nothing is formatted here (trace_markers_format.c reads records).
  */
 
 #include <linux/kernel.h>
@@ -18,8 +18,8 @@
 #include <linux/trace_events.h>
 #include <linux/uaccess.h>
 
-#include "events.h"
-#include "internal.h"
+#include "../markers/internal.h"
+#include "trace_markers.h"
 
 /*
  * What a hit records besides a MARK() site's va_list: an SDT site's
