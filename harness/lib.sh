@@ -100,7 +100,8 @@ console_scan() {
 }
 
 # The programs the guest tests run (harness/tools/*.c), built static on the
-# host into $B/tools; their paths in GUEST_TOOLS. Each is rebuilt when what
+# host into $B/tools, and the kernel's ftrace selftests; their paths in
+# GUEST_TOOLS. Each is rebuilt when what
 # makes it changes, by content: its source, the compiler and its flags, and
 # the static C library linked into it (an upgraded libc.a is seen, a touched
 # source with the same bytes is not rebuilt).
@@ -122,4 +123,13 @@ guest_tools() {
 		fi
 		GUEST_TOOLS="$GUEST_TOOLS $t"
 	done
+	# The kernel's own ftrace selftests (ftracetest), from the tree the
+	# kernel is built from, for guest/tests/52-dynamic-events.sh: a tar
+	# made the same from the same files (names sorted, times and owners
+	# fixed), so that the guest's cache key follows their content.
+	t=$B/tools/ftrace-selftests.tar
+	tar -C "$KSRC/tools/testing/selftests" --sort=name --mtime=@0 \
+		--owner=0 --group=0 --numeric-owner -cf "$t.tmp" ftrace &&
+		mv "$t.tmp" "$t" || return 1
+	GUEST_TOOLS="$GUEST_TOOLS $t"
 }
