@@ -74,13 +74,22 @@ for o in "$d"/*.o; do
 	[ "$f" != built-in ] || continue
 	[ -n "${layer[$f]:-}" ] || { echo "$f.o is in no layer: add it to internal.h and here"; exit 1; }
 done
+# Each object's defined and undefined symbols, read once.
+syms=$(mktemp -d)
+trap 'rm -f "$edges"; rm -rf "$syms"' EXIT
+for o in "$d"/*.o; do
+	f=$(basename "$o" .o)
+	[ "$f" != built-in ] || continue
+	defs "$o" > "$syms/$f.def"
+	undefs "$o" | grep -vxF -f <(printf '%s\n' $site_abi) > "$syms/$f.undef" || true
+done
 for o in "$d"/*.o; do
 	a=$(basename "$o" .o)
 	[ "$a" != built-in ] || continue
 	for p in "$d"/*.o; do
 		b=$(basename "$p" .o)
 		[ "$b" != built-in ] && [ "$a" != "$b" ] || continue
-		used=$(comm -12 <(defs "$p") <(undefs "$o") | grep -vxF -f <(printf '%s\n' $site_abi) || true)
+		used=$(comm -12 "$syms/$b.def" "$syms/$a.undef")
 		[ -n "$used" ] || continue
 		echo "$a $b" >>"$edges"
 		if [ "${layer[$b]}" -lt "${layer[$a]}" ]; then
