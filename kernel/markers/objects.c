@@ -116,8 +116,8 @@ static void marker_free_new_object(struct marker_object *obj,
 
 /*
  * Add the sites [@start, @stop) of @mod (NULL: vmlinux) to the registry and
- * arm those whose names have probes: 0, -EINVAL for a record of an unknown
- * kind, or -ENOMEM. Nothing changes on error.
+ * arm those whose names have probes: 0, -EINVAL for a record of a kind no
+ * mechanism arms, or -ENOMEM. Nothing changes on error.
  */
 static int marker_add_object(struct module *mod,
 			     const struct marker_site *start,
@@ -130,12 +130,17 @@ static int marker_add_object(struct module *mod,
 	struct marker_batch b;
 	int ret;
 
-	/* A record of a kind this kernel has no mechanism for: refuse it. */
+	/*
+	 * A record of a kind this kernel has no mechanism for (unknown, or
+	 * whose mechanism did not register): refuse the object, whose sites
+	 * could not be armed.
+	 */
 	for (i = 0; i < nr; i++) {
-		if (start[i].kind < MARKER_NR_KINDS)
+		k = start[i].kind;
+		if (k < MARKER_NR_KINDS && marker_kinds[k])
 			continue;
-		pr_err("%s: site %u has unknown kind %u\n",
-		       mod ? mod->name : "vmlinux", i, start[i].kind);
+		pr_err("%s: site %u has kind %u, which no mechanism arms\n",
+		       mod ? mod->name : "vmlinux", i, k);
 		return -EINVAL;
 	}
 	obj = kzalloc(struct_size(obj, entry, nr), GFP_KERNEL);
@@ -329,12 +334,8 @@ static struct notifier_block marker_module_nb = {
 
 static int __init marker_init(void)
 {
-	unsigned int k;
 	int ret;
 
-	for (k = 0; k < MARKER_NR_KINDS; k++)
-		if (WARN(!marker_kinds[k], "markers: no mechanism for kind %u\n", k))
-			return -EINVAL;
 	ret = marker_add_object(NULL, __start___markers, __stop___markers);
 	if (ret)
 		pr_err("cannot index the sites of vmlinux: %d\n", ret);
