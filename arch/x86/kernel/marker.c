@@ -6,8 +6,10 @@
  * A MARK() or guard site's NOP is the 2- or 5-byte NOP objtool made of the
  * jump its asm goto emitted (it sits in __jump_table so that objtool sees
  * the jump); armed, it is that jump again. A MARK() site's out-of-line
- * CALL goes to __marker_slowpath() or to a probe. An SDT site's 5-byte
- * NOP becomes a CALL of arch_sdt_trampoline() (sdt_trampoline_64.S).
+ * CALL goes to __marker_slowpath() or to a probe.
+ *
+ * An SDT site's 5-byte NOP becomes a CALL of arch_sdt_trampoline()
+ * (sdt_trampoline_64.S).
  *
  * The registry queues the instructions of one change in address order, as
  * text_poke_queue() wants, then applies them: one text_poke batch, three
