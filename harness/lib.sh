@@ -133,3 +133,12 @@ guest_tools() {
 		mv "$t.tmp" "$t" || return 1
 	GUEST_TOOLS="$GUEST_TOOLS $t"
 }
+
+# series_identity: the runner's git identity signs the series off (make
+# patches); a machine without one (CI) gets a stand-in, said on stdout,
+# for the calling test's output only.
+series_identity() {
+	git -C "$TOP" -c user.useConfigOnly=true var GIT_AUTHOR_IDENT > /dev/null 2>&1 && return
+	export GIT_AUTHOR_NAME="make check" GIT_AUTHOR_EMAIL="make-check@localhost"
+	echo "no git identity here: this test signs off as $GIT_AUTHOR_NAME <$GIT_AUTHOR_EMAIL>"
+}

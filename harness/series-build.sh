@@ -6,18 +6,37 @@
 # configuration, LLVM=1 honoured) after each, to show the series bisects.
 # Stops at, and names, the first patch that does not build. Not part of
 # make check: a cold build and then one build per patch.
+#
+# series-build.sh --objects: the cheap form, make check's host test
+# series-objects. After each patch it builds, without warnings, only the
+# objects of the files the series has added or changed so far (those
+# the full build compiles), and checks that every symbol they use is
+# defined by them or by the kernel without the series: a patch that calls
+# code of a later patch fails here as it would fail to link. The build
+# directory is kept between runs, so a run after a small change rebuilds
+# little (ccache).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+mode=full
+[ "${1:-}" = --objects ] && mode=objects
+
 python3 "$TOP/harness/series.py" generate > /dev/null
-tree=$B/series/bisect$SFX
-obj=$B/series/obj$SFX
-log=$LOGS/series-build.log
+if [ $mode = full ]; then
+	tree=$B/series/bisect$SFX
+	obj=$B/series/obj$SFX
+	log=$LOGS/series-build.log
+else
+	tree=$B/series/objects-tree$SFX
+	obj=$B/series/objects-obj$SFX
+	log=$LOGS/series-objects-build.log
+	[ -f "$KOBJ/vmlinux" ] || die "series-build --objects: no kernel in $KOBJ: make build first"
+fi
 mkdir -p "$LOGS"
 : > "$log"
 # Our own copy of the series: make patches or make check may write
 # build/patches again while this runs.
-pdir=$B/series/patches$SFX
+pdir=$B/series/patches$SFX-$mode
 rm -rf "$pdir"
 cp -r "$B/patches" "$pdir"
 
@@ -34,12 +53,40 @@ done
 mkdir -p "$obj"
 SMAKE=(make -C "$tree" O="$obj" ARCH=x86_64 "${KCC[@]}" HOSTCC="ccache gcc" -j"$NPROC")
 
+# --objects: the symbols the kernel defines without the series. The full
+# build's symbols (vmlinux and every export), less those that objects of
+# files the series adds define; and __this_module.
+base=$B/series/base-symbols$SFX
+if [ $mode = objects ]; then
+	sed -n 's|^+++ b/||p' "$pdir"/*.patch | sort -u | while read -r f; do
+		[ -e "$PRISTINE/$f" ] && continue
+		case $f in *.c|*.S) o=$KOBJ/${f%.*}.o; [ -f "$o" ] && echo "$o" ;; esac
+	done | xargs -r nm --defined-only 2> /dev/null | awk 'NF == 3 { print $3 }' |
+		sort -u > "$base.series"
+	# __this_module: each module's own, which modpost writes.
+	{ awk '{ print $3 }' "$KOBJ/System.map"; awk '{ print $2 }' "$KOBJ/Module.symvers"
+	  echo __this_module; } |
+		sort -u | comm -23 - "$base.series" > "$base"
+fi
+
+# The objects of the files patches 1..$n touch that the full build has.
+objects_so_far() {
+	sed -n 's|^+++ b/||p' "$@" | sort -u | while read -r f; do
+		case $f in
+		scripts/* | tools/*) ;;		# host programs: not kernel objects
+		*.c | *.S) [ -f "$KOBJ/${f%.*}.o" ] && echo "${f%.*}.o" ;;
+		esac
+	done
+}
+
 n=0
 total=$(ls "$pdir"/[0-9][0-9][0-9][0-9]-*.patch | grep -cv '/0000-')
 t0=$(date +%s)
+applied=()
 for p in "$pdir"/[0-9][0-9][0-9][0-9]-*.patch; do
 	case $(basename "$p") in 0000-*) continue ;; esac
 	n=$((n + 1))
+	applied+=("$p")
 	subj=$(git mailinfo /dev/null /dev/null < "$p" | sed -n 's/^Subject: //p')
 	if ! patch -p1 -s -N -F0 --no-backup-if-mismatch -d "$tree" < "$p" >> "$log" 2>&1; then
 		echo "series-build: patch $n/$total does not apply: $subj"
@@ -56,14 +103,42 @@ for p in "$pdir"/[0-9][0-9][0-9][0-9]-*.patch; do
 	s=$(date +%s)
 	echo "=== patch $n/$total: $subj" >> "$log"
 	before=$(grep -c ': warning:' "$log" || true)
-	if ! "${SMAKE[@]}" bzImage modules >> "$log" 2>&1; then
+	if [ $mode = full ]; then
+		targets=(bzImage modules)
+	else
+		mapfile -t targets < <(objects_so_far "${applied[@]}")
+	fi
+	if [ ${#targets[@]} -gt 0 ] && ! "${SMAKE[@]}" "${targets[@]}" >> "$log" 2>&1; then
 		grep -E 'error' "$log" | tail -n 20
 		echo "series-build: FIRST FAILURE at patch $n/$total: $subj (log: $log)"
 		exit 1
 	fi
 	warn=$(( $(grep -c ': warning:' "$log" || true) - before ))
-	printf 'series-build: %2d/%d builds (%4ds, %d warnings, CONFIG_MARKERS=%s): %s\n' \
-		"$n" "$total" $(( $(date +%s) - s )) "$warn" \
-		"$(sed -n 's/^CONFIG_MARKERS=//p' "$obj/.config")" "$subj"
+	what="CONFIG_MARKERS=$(sed -n 's/^CONFIG_MARKERS=//p' "$obj/.config")"
+	if [ $mode = objects ]; then
+		what="$what, ${#targets[@]} objects"
+		missing=
+		if [ "$warn" != 0 ]; then
+			sed -n "/^=== patch $n\//,\$p" "$log" | grep ': warning:' | head -n 10
+			echo "series-build: patch $n/$total builds with $warn warnings: $subj"
+			exit 1
+		fi
+		# Every symbol the objects use: theirs, or the kernel's.
+		[ ${#targets[@]} -gt 0 ] && missing=$( (cd "$obj" && nm -u "${targets[@]}" 2> /dev/null) |
+			awk 'NF == 2 { print $2 }' | sort -u |
+			comm -23 - <( (cd "$obj" && nm --defined-only "${targets[@]}" 2> /dev/null) |
+				awk 'NF == 3 { print $3 }' | sort -u) |
+			comm -23 - "$base")
+		if [ -n "$missing" ]; then
+			for sym in $missing; do
+				echo "  $sym, used by $(cd "$obj" && nm -A -u "${targets[@]}" 2> /dev/null |
+					awk -v s="$sym" '$NF == s { sub(/:.*/, "", $1); print $1 }' | tr '\n' ' ')"
+			done | head -n 20
+			echo "series-build: patch $n/$total uses symbols no patch up to it defines: $subj"
+			exit 1
+		fi
+	fi
+	printf 'series-build: %2d/%d builds (%4ds, %d warnings, %s): %s\n' \
+		"$n" "$total" $(( $(date +%s) - s )) "$warn" "$what" "$subj"
 done
 echo "series-build: all $total patches build ($(( $(date +%s) - t0 ))s)"

@@ -17,12 +17,7 @@ fi
 grep -q "no git identity to sign the patches off with" "$LOGS/series-noident.txt" ||
 	{ cat "$LOGS/series-noident.txt"; echo "make patches failed without saying why"; exit 1; }
 echo "make patches without a git identity: refused, as it should be"
-# The runner's identity signs the series off; a machine without one (CI)
-# gets a stand-in, said here, for this test's output only.
-if ! git -C "$TOP" -c user.useConfigOnly=true var GIT_AUTHOR_IDENT > /dev/null 2>&1; then
-	export GIT_AUTHOR_NAME="make check" GIT_AUTHOR_EMAIL="make-check@localhost"
-	echo "no git identity here: this test signs off as $GIT_AUTHOR_NAME <$GIT_AUTHOR_EMAIL>"
-fi
+series_identity
 python3 "$TOP/harness/series.py" generate > "$LOGS/series-generate.txt"
 n=$(grep -c '/0[0-9][0-9][0-9]-' "$LOGS/series-generate.txt")
 echo "make patches: $n files in build/patches (cover letter included)"

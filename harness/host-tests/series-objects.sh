@@ -1,0 +1,19 @@
+#!/bin/bash
+# The cheap form of make series-build: after each patch of the series, the
+# objects of the files it has added or changed so far build without a
+# warning, with CONFIG_MARKERS=y from the first marker patch on, and use
+# no symbol that only a later patch defines (harness/series-build.sh
+# --objects). make series-build builds and links the whole kernel at each
+# patch.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+
+series_identity
+"$TOP/harness/series-build.sh" --objects | tee "$LOGS/series-objects.txt"
+# From the first marker patch on, every patch builds with CONFIG_MARKERS=y.
+first=$(grep -m1 -n '^series-build: .*builds.*): markers: ' "$LOGS/series-objects.txt" | cut -d: -f1)
+[ -n "$first" ] || { echo "no patch named markers: built"; exit 1; }
+if tail -n +"$first" "$LOGS/series-objects.txt" | grep '^series-build: .*builds (' |
+	grep -v 'CONFIG_MARKERS=y'; then
+	echo "the patches above build without CONFIG_MARKERS=y"; exit 1
+fi
