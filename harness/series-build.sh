@@ -107,6 +107,9 @@ for p in "$pdir"/[0-9][0-9][0-9][0-9]-*.patch; do
 		targets=(bzImage modules)
 	else
 		mapfile -t targets < <(objects_so_far "${applied[@]}")
+		# A patch that changes nothing the objects are built from
+		# (documentation, MAINTAINERS, scripts) has been checked.
+		grep -Eq '^\+\+\+ b/(.*\.[chS]|.*Kconfig.*|.*Makefile|.*\.lds.*)$' "$p" || targets=()
 	fi
 	if [ ${#targets[@]} -gt 0 ] && ! "${SMAKE[@]}" "${targets[@]}" >> "$log" 2>&1; then
 		grep -E 'error' "$log" | tail -n 20
