@@ -9,13 +9,14 @@ LOGS=$B/logs
 CONFIGS=$TOP/kernel/configs
 
 # Two kernels from the one grafted tree, each in its own build directory:
-# FLAVOUR=test (make check, make demo: markers.config + markers-test.config,
-# the debugging kernel) and FLAVOUR=bench (make bench: markers.config alone,
-# production-like).
+# FLAVOUR=test (make check, make demo: markers.config + markers-test.config
+# + markers-debug.config, the debugging kernel) and FLAVOUR=bench (make
+# bench: markers.config alone, production-like).
 FLAVOUR=${FLAVOUR:-test}
 case $FLAVOUR in
 test)	SFX=
-	FRAGMENTS="$CONFIGS/markers.config $CONFIGS/markers-test.config" ;;
+	FRAGMENTS="$CONFIGS/markers.config $CONFIGS/markers-test.config"
+	[ -n "${LLVM:-}" ] || FRAGMENTS="$FRAGMENTS $CONFIGS/markers-debug.config" ;;
 bench)	SFX=-bench
 	FRAGMENTS="$CONFIGS/markers.config" ;;
 *)	echo "unknown FLAVOUR=$FLAVOUR" >&2; exit 1 ;;
@@ -25,7 +26,8 @@ esac
 # and the host tests alike), in build directories and logs of its own, so
 # the GCC kernel stays as it is; with kCFI (markers-llvm.config), and with
 # __counted_by enforced by UBSAN bounds (6.12 turns it on for clang
-# 19.1.3 and later).
+# 19.1.3 and later). Its test kernel goes without the checkers of
+# markers-debug.config, which the GCC one has: see that file.
 KCC=(CC="ccache gcc")
 if [ -n "${LLVM:-}" ]; then
 	SFX=$SFX-llvm
