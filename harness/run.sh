@@ -166,11 +166,14 @@ if [ $interactive = 1 ]; then
 fi
 
 # The result of a run depends on nothing but what the guest sees and how
-# the host judges it: the kernel, both images (by content), the QEMU
+# the host judges it: the kernel, the images (by the content of what went
+# into them, their keys: a cpio archive holds the times of its files, so
+# the same content makes other bytes in another GUEST_DIR), the QEMU
 # command line (GUEST_APPEND, QEMU_ACCEL, QEMU_CPU in it), the timeout,
 # QEMU's version, and this script and lib.sh (the kernel command line, the
 # console scan).
-key=$({ sha256sum "$kimg" "$base" $timg "$0" "$TOP/harness/lib.sh"
+key=$({ sha256sum "$kimg" "$0" "$TOP/harness/lib.sh"
+	cat "$base.key" ${timg:+"$timg.key"}
 	(cd "$j" && find . -type f | LC_ALL=C sort | xargs -d '\n' sha256sum)
 	echo "${qemu[*]} $timeout"; qemu-system-x86_64 --version; } | sha256sum | cut -d' ' -f1)
 if [ $cache = 1 ] && [ "${MARKERS_NO_CACHE:-0}" != 1 ] && [ -f "$log" ] &&
