@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: after the build, one guest boot of the test kernel running
-# the KUnit suites and the integration tests on one core, and on the other
-# the host tests, then the boots of the second lane (the tests of Debian's
-# perf and bpftrace, and short boots: markers.enable=, retbleed=stuff,
-# lockdown). Prints every result and
+# make check: after the build, two workers share one queue of jobs: the
+# host tests, and boots of the test kernel under QEMU (the KUnit suites
+# and the integration tests in a few parts, the tests of Debian's perf
+# and bpftrace, short boots: markers.enable=, retbleed=stuff, lockdown).
+# Prints every result and
 # ends with "N passed, N failed[, N skipped]". Every boot is judged whatever
 # ended it: a timeout, a missing end line, a job that failed, a kernel
 # splat in its console log each give a named FAIL line; so does a test or
@@ -28,12 +28,19 @@ else
 	failt "host/build"
 fi
 
-# 2. Host tests (harness/host-tests/*.sh), each its own case, on the second
-#    core while the guest runs on the first (QEMU's TCG is single-threaded).
-#    A test that passed is not run again while nothing it could read has
-#    changed: the repository's files, the build's outputs and the tools
-#    (MARKERS_NO_CACHE=1 runs everything). A test that exits with 77 could
-#    not run here (a tool is missing): SKIP, with its reason in its log.
+# 2. After the build, two workers (QEMU's TCG runs a guest on one host
+#    core; the machine has two) take jobs from one queue until it is empty:
+#    the host tests (harness/host-tests/*.sh), each its own job, and the
+#    boots of the guest, each judged whole. The queue is ordered longest
+#    job first, so that the two workers end close together.
+#
+#    Host tests: a test that passed is not run again while nothing it
+#    could read has changed: the repository's files, the build's outputs
+#    and the tools (MARKERS_NO_CACHE=1 runs everything). A test that exits
+#    with 77 could not run here (a tool is missing): SKIP, with its reason
+#    in its log. A test with a line "# gcc-only: REASON" runs in make
+#    check, and make check LLVM=1 reports it as SKIP with that reason: what
+#    it checks does not depend on the compiler.
 host_key() {
 	{ cd "$TOP" && git ls-files --cached --others --exclude-standard -z |
 		xargs -0 -r sha256sum 2> /dev/null
@@ -44,80 +51,179 @@ host_key() {
 	  gcc --version; clang --version; sparse --version
 	} 2>&1 | sha256sum | cut -d' ' -f1
 }
-host_tests() {
-	local key
-	key=$(host_key)
-	mkdir -p "$LOGS/host-cache"
-	for t in "$TOP"/harness/host-tests/*.sh; do
-		[ -f "$t" ] || continue
-		name=host/$(basename "$t" .sh)
-		stamp=$LOGS/host-cache/$(basename "$t" .sh)
-		if [ "${MARKERS_NO_CACHE:-0}" != 1 ] && [ "$(cat "$stamp" 2>/dev/null)" = "$key" ]; then
-			echo "PASS $name (cached: unchanged since it passed)"
-			continue
-		fi
-		rm -f "$stamp"
-		bash "$t" > "$LOGS/$(basename "$t" .sh).log" 2>&1
-		case $? in
-		0)	echo "PASS $name"
-			echo "$key" > "$stamp" ;;
-		77)	echo "SKIP $name" ;;	# it could not run here: it says why
-		*)	echo "FAIL $name" ;;
-		esac
-	done
+hres=$LOGS/host-results.d
+rm -rf "$hres"
+mkdir -p "$hres" "$LOGS/host-cache"
+hkey=$(host_key)
+# host_test NAME: one host test; its result line in $hres/NAME.
+host_test() {
+	local n=$1 t=$TOP/harness/host-tests/$1.sh stamp=$LOGS/host-cache/$1 why
+	if [ -n "${LLVM:-}" ] && why=$(sed -n 's/^# gcc-only: //p' "$t") && [ -n "$why" ]; then
+		echo "make check LLVM=1 does not run it, make check does: $why" > "$LOGS/$n.log"
+		echo "SKIP host/$n" > "$hres/$n"
+		return
+	fi
+	if [ "${MARKERS_NO_CACHE:-0}" != 1 ] && [ "$(cat "$stamp" 2>/dev/null)" = "$hkey" ]; then
+		echo "PASS host/$n (cached: unchanged since it passed)" > "$hres/$n"
+		return
+	fi
+	rm -f "$stamp"
+	bash "$t" > "$LOGS/$n.log" 2>&1
+	case $? in
+	0)	echo "PASS host/$n" > "$hres/$n"
+		echo "$hkey" > "$stamp" ;;
+	77)	echo "SKIP host/$n" > "$hres/$n" ;;	# it could not run here: it says why
+	*)	echo "FAIL host/$n" > "$hres/$n" ;;
+	esac
 }
 
-# 3. The guests. On the first core, one boot runs the KUnit suites and
-#    the integration tests (its part "main"). On the second, once the
-#    host tests are done, further boots, each judged whole: the tests that
-#    run Debian's perf and bpftrace (part "tools", with run.sh -T), then
-#    short boots: markers.enable= on the command line, call depth tracking
-#    (retbleed=stuff), and lockdown at each level. They use a guest image
-#    directory of their own (GUEST_DIR), since run.sh rebuilds its images
-#    in place; their exit statuses go to $lane2.
+#    Boots: the KUnit suites and the shell tests (harness/guest/tests/*.sh)
+#    in the parts below; the tests that run Debian's perf and bpftrace
+#    (a line "# needs: run.sh -T") in a boot with the tools image; short
+#    boots: markers.enable= on the command line, call depth tracking
+#    (retbleed=stuff), and lockdown at each level. Each worker has a guest
+#    image directory of its own (GUEST_DIR), since run.sh rebuilds its
+#    images in place. A boot's exit status goes to $bstat.
+#    The parts, by test name, of 6 to 7 minutes of guest time each on the
+#    GCC test kernel (measured 2026-12-02: KUnit 49 s; 00- to 39- 232 s;
+#    41-module-churn 131 s, 48- and 49-coexist 81 and 97 s, 52-dynamic-
+#    events 356 s, every other test under 75 s); a test that no part
+#    names goes to the last.
+main_parts=(
+	"kunit 0* 1* 2* 3* 40* 42* 43* 44*"
+	"41* 4[5-9]* 5[01]* 9*"
+	"*"
+)
 glog=$LOGS/check-guest.log
-tlog=$LOGS/check-tools-guest.log
-blog=$LOGS/boot-param-guest.log
-slog=$LOGS/retbleed-stuff-guest.log
-lane2=$LOGS/lane2-status.txt
+bstat=$LOGS/boot-status.txt
 lockdown_levels="integrity confidentiality"
 guest_ran=0
-: > "$lane2"
+: > "$bstat"
 if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/arch/x86/boot/bzImage" ]; then
 	guest_ran=1
 	# The guest's test programs: static host binaries.
 	guest_tools || failt "host/guest-tools"
 fi
-# boot NAME LOG [run.sh options and job]: one boot of the second lane,
-# its output in LOGS/NAME-run.txt, its status in $lane2.
+# What each boot runs: $B/check-parts/NAME/check-part, the file its guest
+# reads (harness/guest/check.sh).
+nparts=${#main_parts[@]}
+rm -rf "$B/check-parts"
+for p in tools $(seq -f 'main-%g' "$nparts"); do
+	mkdir -p "$B/check-parts/$p"
+	: > "$B/check-parts/$p/check-part"
+done
+echo kunit > "$B/check-parts/main-1/check-part"
+for t in "$TOP"/harness/guest/tests/*.sh; do
+	n=$(basename "$t" .sh)
+	if grep -qx '# needs: run.sh -T' "$t"; then
+		echo "$n" >> "$B/check-parts/tools/check-part"
+		continue
+	fi
+	i=0
+	for p in "${main_parts[@]}"; do
+		i=$((i + 1))
+		for g in $p; do
+			# shellcheck disable=SC2254
+			case $n in $g) break 2 ;; esac
+		done
+	done
+	echo "$n" >> "$B/check-parts/main-$i/check-part"
+done
+# boot W NAME LOG [run.sh options and job]: one boot on worker W, its
+# output in LOGS/NAME-run.txt, its status in $bstat.
 boot() {
-	local name=$1 log=$2 rc=0
-	shift 2
-	GUEST_DIR=$GUEST-2 "$TOP/harness/run.sh" -c -l "$log" "$@" \
+	local w=$1 name=$2 log=$3 rc=0
+	shift 3
+	GUEST_DIR=$GUEST-$w "$TOP/harness/run.sh" -c -l "$log" "$@" \
 		> "$LOGS/$name-run.txt" 2>&1 || rc=$?
-	echo "$name $rc" >> "$lane2"
+	echo "$name $rc" >> "$bstat"
 }
-second_lane() {
-	host_tests > "$LOGS/host-results.txt" 2>&1
-	[ $guest_ran = 1 ] || return 0
-	mkdir -p "$B/tools-part"
-	echo tools > "$B/tools-part/check-part"
-	boot check-tools "$tlog" -T -t "${CHECK_TIMEOUT:-1200}" \
-		"$TOP/harness/guest/check.sh" "$B/tools-part/check-part" $GUEST_TOOLS
-	GUEST_APPEND="markers.enable=module_*,subsys_open,sdt_example:read,[bad" \
-		boot boot-param "$blog" -t 300 "$TOP/harness/guest/boot-param.sh"
+# run_job W KIND NAME: one job of the queue, on worker W.
+run_job() {
+	local w=$1 kind=$2 name=$3
+	case $kind/$name in
+	host/*)	host_test "$name" ;;
+	# A main part takes 6 to 7 minutes of guest time when the machine
+	# is quiet, more while a host test builds: room to 1800 s, a bound
+	# for a hung guest and not a budget.
+	boot/main-*)
+		boot "$w" "$name" "$LOGS/check-guest-${name#main-}.log" \
+			-t "${CHECK_TIMEOUT:-1800}" "$TOP/harness/guest/check.sh" \
+			"$TOP/harness/expected-tests" "$B/check-parts/$name/check-part" \
+			$GUEST_TOOLS ;;
+	boot/tools)
+		boot "$w" check-tools "$LOGS/check-tools-guest.log" -T -t 1200 \
+			"$TOP/harness/guest/check.sh" "$B/check-parts/tools/check-part" \
+			$GUEST_TOOLS ;;
+	boot/boot-param)
+		GUEST_APPEND="markers.enable=module_*,subsys_open,sdt_example:read,[bad" \
+			boot "$w" boot-param "$LOGS/boot-param-guest.log" -t 300 \
+			"$TOP/harness/guest/boot-param.sh" ;;
 	# Call depth tracking (retbleed=stuff) and the SDT suite.
-	GUEST_APPEND="retbleed=force,stuff spectre_v2=retpoline" \
-		boot retbleed-stuff "$slog" -t 300 "$TOP/harness/guest/retbleed-stuff.sh"
+	boot/retbleed-stuff)
+		GUEST_APPEND="retbleed=force,stuff spectre_v2=retpoline" \
+			boot "$w" retbleed-stuff "$LOGS/retbleed-stuff-guest.log" -t 300 \
+			"$TOP/harness/guest/retbleed-stuff.sh" ;;
 	# Lockdown: the build tree's sdt-example.ko is the unsigned module.
-	for lv in $lockdown_levels; do
-		GUEST_APPEND="lockdown=$lv markers.enable=subsys_open" \
-			boot "lockdown-$lv" "$LOGS/lockdown-$lv-guest.log" -t 300 \
-			"$TOP/harness/guest/lockdown.sh" "$KOBJ/samples/markers/sdt-example.ko"
+	boot/lockdown-*)
+		GUEST_APPEND="lockdown=${name#lockdown-} markers.enable=subsys_open" \
+			boot "$w" "$name" "$LOGS/$name-guest.log" -t 300 \
+			"$TOP/harness/guest/lockdown.sh" "$KOBJ/samples/markers/sdt-example.ko" ;;
+	esac
+}
+# The queue, longest job first (GCC test kernel: the main parts and
+# series-objects 6 to 11 minutes, series 4, the tools boot 2.5; the other
+# host tests and the short boots a minute or less).
+queue=$LOGS/queue.txt
+{
+	if [ $guest_ran = 1 ]; then
+		for i in $(seq "$nparts"); do
+			echo "boot main-$i"
+			[ "$i" = 1 ] && echo "host series-objects"
+		done
+	fi
+	echo "host series"
+	[ $guest_ran = 0 ] || echo "boot tools"
+	for t in "$TOP"/harness/host-tests/*.sh; do
+		case $(basename "$t" .sh) in series|series-objects) ;;
+		*) echo "host $(basename "$t" .sh)" ;;
+		esac
+	done
+	if [ $guest_ran = 1 ]; then
+		echo "boot retbleed-stuff"
+		echo "boot boot-param"
+		for lv in $lockdown_levels; do echo "boot lockdown-$lv"; done
+	fi
+} > "$queue"
+echo 0 > "$queue.next"
+# next_job: the next line of the queue, or nothing when it is empty.
+next_job() {
+	(
+		flock 9
+		n=$(cat "$queue.next")
+		echo $((n + 1)) > "$queue.next"
+		sed -n "$((n + 1))p" "$queue"
+	) 9> "$queue.lock"
+}
+worker() {
+	local job
+	while job=$(next_job) && [ -n "$job" ]; do
+		# shellcheck disable=SC2086
+		run_job "$1" $job
 	done
 }
-second_lane &
-lane2_pid=$!
+worker 1 &
+w1=$!
+worker 2
+wait "$w1"
+# The host tests' results, in name order.
+for t in "$TOP"/harness/host-tests/*.sh; do
+	cat "$hres/$(basename "$t" .sh)" 2> /dev/null
+done > "$LOGS/host-results.txt"
+# The main parts' console logs, one after the other, for the lines the
+# checks below read (each boot is judged on its own log).
+cat $(for i in $(seq "$nparts"); do echo "$LOGS/check-guest-$i.log"; done) \
+	> "$glog" 2> /dev/null
 
 # boot_verdict NAME STATUS LOG FAILS: the verdict on one boot, whatever
 # ended it, from run.sh's STATUS and a scan of its console LOG (lib.sh's
@@ -155,26 +261,12 @@ short_boot() {
 	boot_verdict "guest/$name" "$rc" "$log" "$since"
 }
 
-guest_rc=0
-if [ $guest_ran = 1 ]; then
-	mkdir -p "$B/main-part"
-	echo main > "$B/main-part/check-part"
-	# The main boot's tests take about 1150 s of guest time (the KUnit
-	# suites and every shell test, ftracetest's cases included) when
-	# the machine is quiet, more while the host tests build: room to
-	# 1800 s, a bound for a hung guest and not a budget.
-	"$TOP/harness/run.sh" -c -t "${CHECK_TIMEOUT:-1800}" -l "$glog" \
-		"$TOP/harness/guest/check.sh" "$TOP/harness/expected-tests" \
-		"$B/main-part/check-part" $GUEST_TOOLS || guest_rc=$?
-else
-	guest_rc=1
+# A boot's status, or 1 for one that did not run.
+boot_rc() { awk -v n="$1" '$1 == n { r = $2 } END { print (r == "" ? 1 : r) }' "$bstat"; }
+if [ $guest_ran = 0 ]; then
 	echo "no kernel image: the build failed"
 	failt "guest (not run: no kernel image)"
 fi
-# The second lane: the host tests, then its boots.
-wait "$lane2_pid"
-# A boot's status, or 1 for one that did not run.
-lane2_rc() { awk -v n="$1" '$1 == n { r = $2 } END { print (r == "" ? 1 : r) }' "$lane2"; }
 if [ $guest_ran = 1 ]; then
 	since=$(grep -c '^FAIL ' "$results")
 	# KUnit: the KTAP document, parsed by the kernel's own parser.
@@ -227,29 +319,34 @@ PY
 		done < <(grep -a '^LISTING-COUNT ' "$glog" | tr -d '\r')
 		if [ $agree = 1 ]; then pass "host/offline-counts"; else failt "host/offline-counts"; fi
 	fi
-	# Integration tests.
-	grep -a '^MARKERS-TEST: ' "$glog" | while read -r _ st name; do
-		echo "$st guest/$name" >> "$results"
-		[ "$st" = PASS ] || echo "FAILED: guest/$name"
+	# Integration tests, and each main boot judged whole (one that never
+	# ran: status 1, and no end line).
+	for i in $(seq "$nparts"); do
+		plog=$LOGS/check-guest-$i.log
+		grep -a '^MARKERS-TEST: ' "$plog" 2> /dev/null | while read -r _ st name; do
+			echo "$st guest/$name" >> "$results"
+			[ "$st" = PASS ] || echo "FAILED: guest/$name"
+		done
+		echo "kernel log of boot main-$i: $(sed -n '/<<< DMESG BEGIN >>>/,/<<< DMESG END >>>/p' "$plog" 2> /dev/null |
+			sed '1d;$d' | wc -c) bytes (log_buf_len=8M: harness/run.sh)"
+		[ "$(boot_rc "main-$i")" = 0 ] || tail -n 30 "$LOGS/main-$i-run.txt"
+		boot_verdict "guest/main-$i" "$(boot_rc "main-$i")" "$plog" "$since"
+		since=$(grep -c '^FAIL ' "$results")
 	done
-	echo "kernel log of the boot: $(sed -n '/<<< DMESG BEGIN >>>/,/<<< DMESG END >>>/p' "$glog" |
-		sed '1d;$d' | wc -c) bytes (log_buf_len=8M: harness/run.sh)"
-	boot_verdict guest "$guest_rc" "$glog" "$since"
 
-	# The second lane's boots: the tools part's tests, then the short
-	# boots' steps; each boot judged whole (one that never ran: status
-	# 1, and no end line).
-	since=$(grep -c '^FAIL ' "$results")
+	# The tools boot's tests, then the short boots' steps; each boot
+	# judged whole.
+	tlog=$LOGS/check-tools-guest.log
 	grep -a '^MARKERS-TEST: ' "$tlog" 2> /dev/null | while read -r _ st name; do
 		echo "$st guest/$name" >> "$results"
 		[ "$st" = PASS ] || echo "FAILED: guest/$name"
 	done
-	[ "$(lane2_rc check-tools)" = 0 ] || tail -n 30 "$LOGS/check-tools-run.txt"
-	boot_verdict guest/tools "$(lane2_rc check-tools)" "$tlog" "$since"
-	short_boot boot-param "$(lane2_rc boot-param)" "$blog"
-	short_boot retbleed-stuff "$(lane2_rc retbleed-stuff)" "$slog"
+	[ "$(boot_rc check-tools)" = 0 ] || tail -n 30 "$LOGS/check-tools-run.txt"
+	boot_verdict guest/tools "$(boot_rc check-tools)" "$tlog" "$since"
+	short_boot boot-param "$(boot_rc boot-param)" "$LOGS/boot-param-guest.log"
+	short_boot retbleed-stuff "$(boot_rc retbleed-stuff)" "$LOGS/retbleed-stuff-guest.log"
 	for lv in $lockdown_levels; do
-		short_boot "lockdown-$lv" "$(lane2_rc "lockdown-$lv")" "$LOGS/lockdown-$lv-guest.log"
+		short_boot "lockdown-$lv" "$(boot_rc "lockdown-$lv")" "$LOGS/lockdown-$lv-guest.log"
 	done
 fi
 # The host tests' results.
@@ -317,5 +414,5 @@ if [ "$nskip" -gt 0 ]; then
 else
 	echo "$npass passed, $nfail failed"
 fi
-[ "$nfail" = 0 ] && [ "$npass" -gt 0 ] && [ "$guest_rc" = 0 ] &&
-	! awk '$2 != 0 { bad = 1 } END { exit !bad }' "$lane2"
+[ "$nfail" = 0 ] && [ "$npass" -gt 0 ] && [ $guest_ran = 1 ] &&
+	! awk '$2 != 0 { bad = 1 } END { exit !bad }' "$bstat"
