@@ -1,6 +1,7 @@
 #!/bin/bash
 # A patch that no longer applies fails the graft with a message naming the
 # patch and the file, and leaves the grafted tree as it was.
+# gcc-only: grafting does not depend on the compiler
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 

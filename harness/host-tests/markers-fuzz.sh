@@ -4,6 +4,7 @@
 # crash, hang or leak of memory past its limit. Without clang (CLANG, by
 # default clang, not found) it cannot run: exit status 77, which
 # harness/check.sh reports as SKIP, with the last line printed as reason.
+# gcc-only: it builds its fuzzer with clang in either check
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
 

@@ -5,6 +5,7 @@
 # no symbol that only a later patch defines (harness/series-build.sh
 # --objects). make series-build builds and links the whole kernel at each
 # patch.
+# gcc-only: the order of the patches and what each builds does not depend on the compiler, and the full clang build fails on a warning in our files
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 

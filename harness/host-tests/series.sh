@@ -4,6 +4,7 @@
 # grafted tree (but for the files series.def excludes, with their reasons),
 # and every patch passes checkpatch --strict but for the exceptions
 # series.def gives per patch, each with its reason.
+# gcc-only: the patches, git am and checkpatch do not depend on the compiler
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 

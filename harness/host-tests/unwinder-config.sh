@@ -4,6 +4,7 @@
 # function from every stack trace taken in a probe (and objtool warns at
 # the trampoline). Configure the test kernel with UNWINDER_FRAME_POINTER
 # instead of ORC: CONFIG_MARKERS must go away, and come back with ORC.
+# gcc-only: the unwinder a kernel with markers needs does not depend on the compiler
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
