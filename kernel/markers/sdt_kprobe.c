@@ -130,7 +130,13 @@ void sdt_arm_kprobe(struct sdt_site *ss)
  * @list: the sites, in a change's batch
  * @n: how many of them are armed with a kprobe
  *
- * In one unregister_kprobes(), which waits for one grace period.
+ * In one unregister_kprobes(), which waits for one grace period. An
+ * optimized kprobe outlives its unregistering: kprobes' optimizer, a
+ * delayed work, puts the int3 back and only then takes it out of the
+ * table, so get_kprobe() still finds it meanwhile. Arming the site again
+ * by a call right after (sdt_arm()) would see "a kprobe is on the site"
+ * and refuse it with -EBUSY: wait for the optimizer, so that a disarmed
+ * site leaves nothing behind.
  */
 void sdt_unregister_kprobes(struct list_head *list, unsigned int n)
 {
@@ -144,6 +150,7 @@ void sdt_unregister_kprobes(struct list_head *list, unsigned int n)
 			kps[n++] = &ss->kp;
 	unregister_kprobes(kps, n);
 	kfree(kps);
+	wait_for_kprobe_optimizer();
 }
 
 /* --- /sys/kernel/debug/markers/sdt_mechanism -------------------------- */
