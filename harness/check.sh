@@ -222,8 +222,9 @@ for t in "$TOP"/harness/host-tests/*.sh; do
 done > "$LOGS/host-results.txt"
 # The main parts' console logs, one after the other, for the lines the
 # checks below read (each boot is judged on its own log).
-cat $(for i in $(seq "$nparts"); do echo "$LOGS/check-guest-$i.log"; done) \
-	> "$glog" 2> /dev/null
+for i in $(seq "$nparts"); do
+	cat "$LOGS/check-guest-$i.log" 2> /dev/null
+done > "$glog"
 
 # boot_verdict NAME STATUS LOG FAILS: the verdict on one boot, whatever
 # ended it, from run.sh's STATUS and a scan of its console LOG (lib.sh's

@@ -63,3 +63,15 @@ SYM_FUNC_START(sdt_kunit_asm_overlap)
 	SDT_PROBE(kunit, overlap_site, -8@%rdi)
 	RET
 SYM_FUNC_END(sdt_kunit_asm_overlap)
+
+/*
+ * kallsyms sizes the last function of a module's text to the end of its
+ * pages, and kprobes' optimizer decodes the function of a kprobe to its
+ * end, reading the text in place: past the end of sdt_kunit_asm_overlap,
+ * were it last, it would decode the zeroes after it and read from the
+ * next page, unmapped (an oops in insn_get_modrm() seen under the clang
+ * test kernel). This symbol ends it.
+ */
+SYM_FUNC_START_LOCAL(sdt_kunit_asm_end)
+	RET
+SYM_FUNC_END(sdt_kunit_asm_end)
