@@ -137,12 +137,16 @@ void sdt_arm_kprobe(struct sdt_site *ss)
  * by a call right after (sdt_arm()) would see "a kprobe is on the site"
  * and refuse it with -EBUSY: wait for the optimizer, so that a disarmed
  * site leaves nothing behind.
+ *
+ * Called from sdt_reap(), without marker_mutex: the optimizer's work takes
+ * text_mutex and cpus_read_lock(), which nest inside marker_mutex.
  */
 void sdt_unregister_kprobes(struct list_head *list, unsigned int n)
 {
 	struct sdt_site *ss;
 	struct kprobe **kps;
 
+	lockdep_assert_not_held(&marker_mutex);
 	kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL | __GFP_NOFAIL);
 	n = 0;
 	list_for_each_entry(ss, list, dead)
