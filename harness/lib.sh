@@ -36,8 +36,10 @@ if [ -n "${LLVM:-}" ]; then
 	KCC=(LLVM=1 CC="ccache clang")
 	FRAGMENTS="$FRAGMENTS $CONFIGS/markers-llvm.config"
 fi
-KOBJ=$B/obj$SFX			# kbuild output directory (O=)
-MODROOT=$B/modroot$SFX		# modules_install root
+# KOBJ_DIR, MODROOT_DIR: another build's kernel and modules, for run.sh
+# (make series-build boots the kernel of each patch).
+KOBJ=${KOBJ_DIR:-$B/obj$SFX}		# kbuild output directory (O=)
+MODROOT=${MODROOT_DIR:-$B/modroot$SFX}	# modules_install root
 GUEST=${GUEST_DIR:-$B/guest$SFX}	# initramfs images (GUEST_DIR: a run of its own)
 TARBALL=${TARBALL:-$(ls -1 /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -n 1)}
 NPROC=$(nproc)

@@ -2,10 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make series-build: apply build/patches one patch at a time onto pristine
-# 6.12 and build the kernel (bzImage and modules, the test flavour's
-# configuration, LLVM=1 honoured) after each, to show the series bisects.
-# Stops at, and names, the first patch that does not build. Not part of
-# make check: a cold build and then one build per patch.
+# 6.12, build the kernel (bzImage and modules, the test flavour's
+# configuration, LLVM=1 honoured) after each and boot it, to show the
+# series bisects. Stops at, and names, the first patch that does not build
+# or boot. Not part of make check: a cold build and then one build and one
+# boot per patch.
+#
+# The boot (harness/guest/series-boot.sh under run.sh) must come up, end
+# its job and log no splat; from the patch that adds the listing on, it
+# reads every site of vmlinux there, and from the control file on, arms
+# and disarms all of them. The kernel is the test flavour without the
+# checkers of markers-debug.config (SERIES_DEBUG=1 keeps them): they
+# compile no marker code of their own, and make each boot several times
+# slower; make check runs the series' final state under them.
 #
 # series-build.sh --objects: the cheap form, make check's host test
 # series-objects. After each patch it builds, without warnings, only the
@@ -51,6 +60,9 @@ sed -n 's|^+++ b/||p' "$pdir"/*.patch | sort -u | while read -r f; do
 	fi
 done
 mkdir -p "$obj"
+if [ $mode = full ] && [ -z "${SERIES_DEBUG:-}" ]; then
+	FRAGMENTS=${FRAGMENTS/$CONFIGS\/markers-debug.config/}
+fi
 SMAKE=(make -C "$tree" O="$obj" ARCH=x86_64 "${KCC[@]}" HOSTCC="ccache gcc" -j"$NPROC")
 
 # --objects: the symbols the kernel defines without the series. The full
@@ -118,6 +130,22 @@ for p in "$pdir"/[0-9][0-9][0-9][0-9]-*.patch; do
 	fi
 	warn=$(( $(grep -c ': warning:' "$log" || true) - before ))
 	what="CONFIG_MARKERS=$(sed -n 's/^CONFIG_MARKERS=//p' "$obj/.config")"
+	if [ $mode = full ]; then
+		# Boot it, with its modules (the job loads none: they are
+		# there for the KUnit suites that load at boot).
+		rm -rf "$obj/modroot"
+		"${SMAKE[@]}" -s INSTALL_MOD_PATH="$obj/modroot" modules_install >> "$log" 2>&1
+		blog=$B/series/boot$SFX/patch-$(printf %02d "$n").log
+		mkdir -p "$(dirname "$blog")"
+		if ! KOBJ_DIR=$obj MODROOT_DIR=$obj/modroot GUEST_DIR=$B/series/guest$SFX \
+			"$TOP/harness/run.sh" -t 600 -l "$blog" \
+			"$TOP/harness/guest/series-boot.sh" > "$blog.out" 2>&1; then
+			cat "$blog.out"
+			echo "series-build: FIRST FAILURE at patch $n/$total: does not boot: $subj (log: $blog)"
+			exit 1
+		fi
+		what="$what, booted: $(grep -a -m1 '^series-boot:' "$blog" | tr -d '\r' || echo ?)"
+	fi
 	if [ $mode = objects ]; then
 		what="$what, ${#targets[@]} objects"
 		missing=

@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0
+# make series-build's boot of each patch's kernel (harness/series-build.sh):
+# what the kernel of that patch can do, it must do without a splat. Prints
+# one line "series-boot: ..." that says what it did; the host scans the
+# console for splats (run.sh).
+L=/sys/kernel/debug/markers/list
+C=/sys/kernel/debug/markers/control
+what="up"
+if [ -r $L ]; then
+	n=$(grep -vc '^#' $L)
+	[ "$n" -gt 0 ] || { echo "series-boot: the listing has no site"; exit 1; }
+	what="$what, $n sites listed"
+fi
+# The samples, from the patches that add them: MARK() and SDT sites in
+# modules.
+for m in marker-example sdt-example; do
+	modprobe $m 2> /dev/null && what="$what, $m loaded"
+done
+# Arm every site that takes the control file's probe, run the samples' and
+# let the system run the rest for a moment, and disarm them all.
+if [ -w $C ]; then
+	echo 'enable name *' > $C || { echo "series-boot: enable failed"; exit 1; }
+	armed=$(grep -c ' armed ' $C)
+	for f in /proc/marker-example /proc/sdt-example; do
+		[ -r $f ] && cat $f > /dev/null
+	done
+	ls -R /sys > /dev/null 2>&1
+	echo 'disable name *' > $C || { echo "series-boot: disable failed"; exit 1; }
+	left=$(grep -c ' armed ' $C)
+	[ "$armed" -gt 0 ] && [ "$left" = 0 ] ||
+		{ echo "series-boot: armed $armed, still armed $left"; exit 1; }
+	what="$what, $armed armed and disarmed"
+fi
+for m in sdt_example marker_example; do
+	rmmod $m 2> /dev/null
+done
+echo "series-boot: $what"
