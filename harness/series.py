@@ -376,11 +376,14 @@ def bench_table():
          "configuration, no debug options, under QEMU TCG; ns are TCG medians",
          "of 7 runs, +-50% between boots; insns are instructions per iteration",
          "from -icount shift=0, which does not see traps, caches or branch",
-         "prediction):", "",
-         "  %-20s %-42s %9s %9s" % ("id", "the function holds", "ns", "insns")]
+         "prediction; net is less the baseline row, ratio is net over the",
+         "armed tracepoint's net):", "",
+         "  %-26s %-42s %9s %8s %7s %7s" % ("id", "the function holds", "ns", "insns",
+                                          "net", "ratio")]
     for r in rows:
-        t.append("  %-20s %-42s %9s %9s" % (r["id"], r["label"][:42],
-                                            r["ns_median"], r["insns"]))
+        t.append("  %-26s %-42s %9s %8s %7s %7s" % (
+            r["id"], r["label"][:42], r["ns_median"], r["insns"],
+            r.get("insns_net", ""), r.get("ratio_net", "")))
     arm = os.path.join(B, "bench-arming.csv")
     if os.path.isfile(arm):
         rows = list(csv.reader(open(arm)))

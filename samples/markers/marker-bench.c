@@ -21,6 +21,7 @@
  *	tracepoint_dormant	a tracepoint with no probe
  *	old_marker_dormant	a 2.6.24-style marker: load, test, branch
  *	tracepoint_armed	a tracepoint, one empty probe
+ *	tracepoint_armed_2probes	a tracepoint, two empty probes
  *	mark_armed		a MARK(), one empty probe (a direct call)
  *	mark_armed_2probes	a MARK(), two empty probes (the slow path)
  *	sdt_call_1arg		SDT sites armed with a call, 1, 4 and 12 args
@@ -40,10 +41,13 @@
  *	trace_printk		trace_printk() with the same format
  *
  * arming=1 also measures arming and disarming a name with 1, 100 and 1000
- * sites: the time, the machine-wide syncs of text patching (calls of
- * do_sync_core(), the IPI text_poke_sync() sends, per CPU) and the grace
- * periods waited for (calls of synchronize_rcu() by this task), both
- * counted with kprobes. Everything runs at load; "run" runs rows again.
+ * sites, and, as its anchor, enabling and disabling a static key with as
+ * many jump-label sites (static_branch_enable(), static_branch_disable()):
+ * the time (instructions under -icount, with idle time skipped), the
+ * machine-wide syncs of text patching (calls of do_sync_core(), the IPI
+ * text_poke_sync() sends, per CPU) and the grace periods waited for
+ * (calls of synchronize_rcu() by this task), both counted with kprobes.
+ * Everything runs at load; "run" runs rows again.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -51,6 +55,7 @@
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/irqflags.h>
+#include <linux/jump_label.h>
 #include <linux/kprobes.h>
 #include <linux/marker.h>
 #include <linux/module.h>
@@ -312,13 +317,22 @@ static int bench_sdt_row(const char *id, const char *what, const char *name,
 	return 0;
 }
 
-static int bench_tp_row(void)
+static int bench_tp_row(const char *id, const char *what, int nprobes)
 {
-	int ret = register_trace_marker_bench_tp(bench_tp_probe, NULL);
+	static int second;
+	int ret;
 
+	ret = register_trace_marker_bench_tp(bench_tp_probe, NULL);
+	if (!ret && nprobes > 1) {
+		ret = register_trace_marker_bench_tp(bench_tp_probe, &second);
+		if (ret)
+			unregister_trace_marker_bench_tp(bench_tp_probe, NULL);
+	}
 	if (ret)
 		return ret;
-	bench_time("tracepoint_armed", "tracepoint, one empty probe", loop_fn_tp);
+	bench_time(id, what, loop_fn_tp);
+	if (nprobes > 1)
+		unregister_trace_marker_bench_tp(bench_tp_probe, &second);
 	unregister_trace_marker_bench_tp(bench_tp_probe, NULL);
 	tracepoint_synchronize_unregister();
 	return 0;
@@ -380,7 +394,11 @@ static void bench_rows(const char *rows)
 		bench_time("old_marker_dormant",
 			   "2.6.24-style marker (load, test, branch)", loop_fn_old);
 	if (bench_want(rows, "tracepoint_armed"))
-		ret = ret ?: bench_tp_row();
+		ret = ret ?: bench_tp_row("tracepoint_armed",
+					  "tracepoint, one empty probe", 1);
+	if (bench_want(rows, "tracepoint_armed_2probes"))
+		ret = ret ?: bench_tp_row("tracepoint_armed_2probes",
+					  "tracepoint, two empty probes", 2);
 	if (bench_want(rows, "mark_armed"))
 		ret = ret ?: bench_mark_row("mark_armed", "MARK(), one empty probe", 1);
 	if (bench_want(rows, "mark_armed_2probes"))
@@ -457,6 +475,42 @@ static noinline void many_1000(void)
 		MARK(marker_bench_1000, "%d", i);
 }
 
+/* The anchor: a static key's jump-label sites, 1, 100 and 1000 of them. */
+static DEFINE_STATIC_KEY_FALSE(bench_key_1);
+static DEFINE_STATIC_KEY_FALSE(bench_key_100);
+static DEFINE_STATIC_KEY_FALSE(bench_key_1000);
+static int bench_key_sink;
+
+static noinline void keys_1(int v)
+{
+	if (static_branch_unlikely(&bench_key_1))
+		WRITE_ONCE(bench_key_sink, v);
+}
+
+static noinline void keys_100(void)
+{
+	int i;
+
+#ifdef CONFIG_CC_IS_GCC
+#pragma GCC unroll 100
+#endif
+	for (i = 0; i < 100; i++)
+		if (static_branch_unlikely(&bench_key_100))
+			WRITE_ONCE(bench_key_sink, i);
+}
+
+static noinline void keys_1000(void)
+{
+	int i;
+
+#ifdef CONFIG_CC_IS_GCC
+#pragma GCC unroll 1000
+#endif
+	for (i = 0; i < 1000; i++)
+		if (static_branch_unlikely(&bench_key_1000))
+			WRITE_ONCE(bench_key_sink, i);
+}
+
 static atomic_t bench_syncs, bench_gps;
 static struct task_struct *bench_task;
 
@@ -495,30 +549,74 @@ static unsigned int bench_count_sites(const char *name)
 	return n;
 }
 
-static void bench_arming_one(const char *name)
+static unsigned int bench_count_key_sites(struct static_key_false *key)
 {
-	int arm_syncs, disarm_syncs, ret;
-	u64 t0, t1, t2;
+	struct jump_entry *j;
+	unsigned int n = 0;
 
+	for (j = THIS_MODULE->jump_entries;
+	     j < THIS_MODULE->jump_entries + THIS_MODULE->num_jump_entries; j++)
+		if (jump_entry_key(j) == &key->key)
+			n++;
+	return n;
+}
+
+/* One line per measurement: the same for a MARK() name and a static key. */
+static void bench_arming_report(const char *what, unsigned int sites,
+				u64 t0, u64 t1, u64 t2, int arm_syncs,
+				const char *name)
+{
+	int disarm_syncs = atomic_read(&bench_syncs) - arm_syncs;
+
+	pr_info("arming %s sites %u arm_ns %llu arm_syncs %u disarm_ns %llu disarm_syncs %u grace_periods %d: %s\n",
+		what, sites, t1 - t0, arm_syncs / num_online_cpus(), t2 - t1,
+		disarm_syncs / num_online_cpus(), atomic_read(&bench_gps), name);
+}
+
+static void bench_arming_start(void)
+{
 	atomic_set(&bench_syncs, 0);
 	atomic_set(&bench_gps, 0);
 	WRITE_ONCE(bench_task, current);
+}
+
+static void bench_arming_one(const char *name)
+{
+	int arm_syncs, ret;
+	u64 t0, t1, t2;
+
+	bench_arming_start();
 	t0 = ktime_get_ns();
 	ret = marker_set_probe(name, NULL, bench_mark_probe, NULL);
 	t1 = ktime_get_ns();
 	arm_syncs = atomic_read(&bench_syncs);
 	if (ret) {
+		WRITE_ONCE(bench_task, NULL);
 		pr_err("arming %s: %d\n", name, ret);
 		return;
 	}
 	marker_disable_probe(name, bench_mark_probe, NULL);
 	t2 = ktime_get_ns();
 	WRITE_ONCE(bench_task, NULL);
-	disarm_syncs = atomic_read(&bench_syncs) - arm_syncs;
-	pr_info("arming sites %u arm_us %llu arm_syncs %u disarm_us %llu disarm_syncs %u grace_periods %d: %s\n",
-		bench_count_sites(name), (t1 - t0) / 1000,
-		arm_syncs / num_online_cpus(), (t2 - t1) / 1000,
-		disarm_syncs / num_online_cpus(), atomic_read(&bench_gps), name);
+	bench_arming_report("mark", bench_count_sites(name), t0, t1, t2,
+			    arm_syncs, name);
+}
+
+static void bench_key_one(struct static_key_false *key, const char *name)
+{
+	int arm_syncs;
+	u64 t0, t1, t2;
+
+	bench_arming_start();
+	t0 = ktime_get_ns();
+	static_branch_enable(key);
+	t1 = ktime_get_ns();
+	arm_syncs = atomic_read(&bench_syncs);
+	static_branch_disable(key);
+	t2 = ktime_get_ns();
+	WRITE_ONCE(bench_task, NULL);
+	bench_arming_report("static_key", bench_count_key_sites(key), t0, t1,
+			    t2, arm_syncs, name);
 }
 
 static void bench_arming(void)
@@ -540,6 +638,9 @@ static void bench_arming(void)
 	bench_arming_one("marker_bench_1");
 	bench_arming_one("marker_bench_100");
 	bench_arming_one("marker_bench_1000");
+	bench_key_one(&bench_key_1, "bench_key_1");
+	bench_key_one(&bench_key_100, "bench_key_100");
+	bench_key_one(&bench_key_1000, "bench_key_1000");
 	unregister_kprobe(&bench_gp_kp);
 	unregister_kprobe(&bench_sync_kp);
 	/* Keep the sites referenced. */
@@ -547,6 +648,9 @@ static void bench_arming(void)
 		many_1(0);
 		many_100();
 		many_1000();
+		keys_1(0);
+		keys_100();
+		keys_1000();
 	}
 }
 

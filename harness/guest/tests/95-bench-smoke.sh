@@ -1,26 +1,32 @@
 # SPDX-License-Identifier: GPL-2.0
 # A short run of the benchmark (make bench) on the test kernel: every row
-# produces a number, with each SDT mechanism; arming 1, 100 and 1000 sites
-# reports its syncs and grace periods. Asserts no timing.
+# produces a number, with each SDT mechanism; arming 1, 100 and 1000 sites,
+# of a MARK() name and of a static key, reports its syncs and grace
+# periods. Asserts no timing.
 . /harness/lib.sh
 
 ITERS=200 RUNS=3 sh /harness/bench.sh > /tmp/bench.log 2>&1 || { cat /tmp/bench.log; fail "bench.sh"; }
 # bench.sh prints the benchmark's lines of the whole kernel log: keep this
 # run's (an earlier insmod of marker-bench, 20-listing-counts', logs too).
 step_dmesg | grep 'marker_bench: ' > /tmp/bench.out
-for r in baseline mark_dormant sdt_dormant tracepoint_dormant tracepoint_armed mark_armed \
+for r in baseline mark_dormant sdt_dormant tracepoint_dormant tracepoint_armed \
+	 tracepoint_armed_2probes mark_armed \
 	 mark_armed_2probes sdt_call_1arg sdt_call_4args sdt_call_12args sdt_optprobe_1arg \
 	 sdt_int3_1arg kprobe_entry mark_event trace_event sdt_event trace_printk; do
 	grep -q "marker_bench: row $r median [0-9.]* min [0-9.]* max [0-9.]* ns" /tmp/bench.out ||
 		fail "row $r: no figure"
 done
-expect_eq "arming lines" "$(grep -c 'marker_bench: arming sites [0-9]* arm_us [0-9]* arm_syncs' /tmp/bench.out)" "3"
-# GCC unrolls the benchmark's loop into 1000 sites; clang does not unroll
+expect_eq "arming lines" "$(grep -c 'marker_bench: arming \(mark\|static_key\) sites [0-9]* arm_ns [0-9]* arm_syncs' /tmp/bench.out)" "6"
+# GCC unrolls the benchmark's loops into 1000 sites; clang does not unroll
 # a loop that holds an asm goto, and leaves one.
-if grep -q 'clang version' /proc/version; then
-	grep -q 'arming sites 1 .*: marker_bench_1000' /tmp/bench.out || fail "clang: the 1000-site name is not one site"
-else
-	grep -q 'arming sites 1000 ' /tmp/bench.out || fail "the 1000-site name does not have 1000 sites"
-fi
+for w in mark:marker_bench_1000 static_key:bench_key_1000; do
+	if grep -q 'clang version' /proc/version; then
+		grep -q "arming ${w%%:*} sites 1 .*: ${w#*:}\$" /tmp/bench.out ||
+			fail "clang: ${w#*:} is not one site"
+	else
+		grep -q "arming ${w%%:*} sites 1000 .*: ${w#*:}\$" /tmp/bench.out ||
+			fail "${w#*:} does not have 1000 sites"
+	fi
+done
 expect_eq "SDT mechanism after the run" "$(cat /sys/kernel/debug/markers/sdt_mechanism)" "call"
 exit 0
