@@ -4,7 +4,7 @@
  * with finit_module() and delete_module() (no fork, no exec), and check
  * the registry after each step.
  *
- *	module-churn MODULE.ko MODNAME PREFIX COUNT [fault]
+ *	module-churn MODULE.ko MODNAME PREFIX COUNT [fault|nth]
  *
  * MODNAME is the module's name, PREFIX that of its marker names. Probes
  * come from the markers control file ("enable name PREFIX_*" and
@@ -18,6 +18,16 @@
  * failslab and fail_page_alloc are set up by the caller): each must then
  * succeed or fail with an error, and the registry must still agree with
  * the text and kprobes (/sys/kernel/debug/markers_stress/check reads 0).
+ *
+ * With "nth", each cycle fails one allocation of the load, the N-th from
+ * the end (N = 1 ... COUNT), through /proc/self/fail-nth: the last COUNT
+ * allocations of a load, where the module's sites are added and their
+ * trace events made, each failed once. A load that fails must fail with
+ * an error; a load that succeeds must leave the names as a load without
+ * a failure does: as many trace events (lines of PREFIX in
+ * available_events), or, when one is missing, "enable" succeeds and
+ * enables as many (in set_event). The number of loads that succeeded
+ * with a failure injected is printed as "swallowed".
  *
  * Slab usage (the bytes of live objects of every cache, after shrinking
  * every cache, which also empties KASAN's quarantine; the debugging tools'
@@ -37,7 +47,7 @@
 #define CONTROL	"/sys/kernel/debug/markers/control"
 #define CHECK	"/sys/kernel/debug/markers_stress/check"
 
-static int faulty;
+static int faulty, nth;
 static int fail_fd = -1;	/* /proc/self/make-it-fail, opened once */
 
 static void make_it_fail(int on)
@@ -98,6 +108,120 @@ static int inconsistent(void)
 		buf[0] = '\0';
 	close(fd);
 	return atoi(buf);
+}
+
+/* Write @n to /proc/self/fail-nth (0: no failure to inject). */
+static void fail_nth(int fd, unsigned long n)
+{
+	char buf[32];
+	int len = snprintf(buf, sizeof(buf), "%lu", n);
+
+	if (pwrite(fd, buf, len, 0) != len) {
+		perror("fail-nth");
+		exit(1);
+	}
+}
+
+/* What is left of /proc/self/fail-nth's count: 0 once it failed one. */
+static unsigned long fail_nth_left(int fd)
+{
+	char buf[32] = "";
+
+	if (pread(fd, buf, sizeof(buf) - 1, 0) < 0) {
+		perror("fail-nth");
+		exit(1);
+	}
+	return strtoul(buf, NULL, 0);
+}
+
+/* Lines of @file (of tracefs) that name an event of @prefix. */
+static int events_in(const char *file, const char *prefix)
+{
+	char path[128], line[256];
+	FILE *f;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/sys/kernel/tracing/%s", file);
+	f = fopen(path, "r");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, prefix) != NULL;
+	fclose(f);
+	return n;
+}
+
+/*
+ * The "nth" mode (see the top): @count loads of @fd, the i-th with the
+ * i-th allocation from the end failed. The events of a load are checked
+ * in available_events, without enabling them: an event never enabled
+ * goes with its sites, so that the next load makes it again. Only when
+ * one is missing there, "enable" must make it (and so keep it: a used
+ * event stays) and enable them all. Returns the number of bad cycles.
+ */
+static unsigned long churn_nth(int fd, const char *modname, const char *prefix,
+			       unsigned long count, const char *enable,
+			       const char *disable)
+{
+	unsigned long i, n, total, bad = 0, failed = 0, swallowed = 0, made = 0;
+	int nfd = open("/proc/self/fail-nth", O_RDWR);
+	int err, want, got;
+
+	if (nfd < 0) {
+		perror("/proc/self/fail-nth");
+		exit(1);
+	}
+	/* A load without failure: how many allocations, how many events. */
+	fail_nth(nfd, 1000000);
+	err = syscall(SYS_finit_module, fd, "", 0) ? errno : 0;
+	total = 1000000 - fail_nth_left(nfd);
+	fail_nth(nfd, 0);
+	if (err) {
+		fprintf(stderr, "load without failure: %s\n", strerror(err));
+		exit(1);
+	}
+	want = events_in("available_events", prefix);
+	syscall(SYS_delete_module, modname, O_NONBLOCK);
+	for (i = 1; i <= count && i < total; i++) {
+		n = total + 1 - i;
+		fail_nth(nfd, n);
+		err = syscall(SYS_finit_module, fd, "", 0) ? errno : 0;
+		got = fail_nth_left(nfd) == 0;
+		fail_nth(nfd, 0);
+		bad += inconsistent();
+		if (err) {
+			failed++;
+			if (!got || !load_injected(err)) {
+				fprintf(stderr, "allocation %lu of %lu failed: load: %s\n",
+					n, total, strerror(err));
+				bad++;
+			}
+			continue;
+		}
+		swallowed += got;
+		if (events_in("available_events", prefix) != want) {
+			made++;
+			err = control(enable);
+			got = events_in("set_event", prefix);
+			if (err || got != want) {
+				fprintf(stderr, "allocation %lu of %lu failed: enable: %s, %d events enabled of %d\n",
+					n, total, strerror(err), got, want);
+				bad++;
+			}
+			control(disable);
+		}
+		bad += inconsistent();
+		if (syscall(SYS_delete_module, modname, O_NONBLOCK)) {
+			fprintf(stderr, "allocation %lu: unload: %s\n", n, strerror(errno));
+			bad++;
+		}
+	}
+	close(nfd);
+	printf("nth allocations %lu failed %lu of the last: failed-loads %lu swallowed %lu events %d made-at-enable %lu bad %lu\n",
+	       total, i - 1, failed, swallowed, want, made, bad);
+	return bad;
 }
 
 #define MAX_CACHES	1024
@@ -221,6 +345,7 @@ int main(int argc, char **argv)
 	}
 	count = strtoul(argv[4], NULL, 0);
 	faulty = argc > 5 && !strcmp(argv[5], "fault");
+	nth = argc > 5 && !strcmp(argv[5], "nth");
 	snprintf(enable, sizeof(enable), "enable name %s_*; enable name %s:*",
 		 argv[3], argv[3]);
 	snprintf(disable, sizeof(disable), "disable name %s_*; disable name %s:*",
@@ -237,6 +362,8 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 1;
 	}
+	if (nth)
+		return churn_nth(fd, argv[2], argv[3], count, enable, disable) != 0;
 	before = slab_kb(cache_bytes, NULL);
 	for (i = 0; i < count; i++) {
 		make_it_fail(1);

@@ -18,6 +18,13 @@ static noinline void churn_sites(int v)
 	/* Another format than markers_fixture's site of that name. */
 	MARK(fixture_layout, "s %s", "churn");
 	SDT_PROBE(churn, sdt, v);
+	/*
+	 * Names no test enables but guest/42-fault-injection's load by load
+	 * part: their events are made anew at each load (an event once
+	 * enabled stays when its sites go).
+	 */
+	MARK(fresh_mark, "value %d", v);
+	SDT_PROBE(fresh, sdt, v);
 	if (MARK_ENABLED(churn_guard))
 		churn_value++;
 }
