@@ -328,6 +328,7 @@ static struct marker_event *marker_event_alloc(const char *key, const char *fmt)
 /* Register @ev with ftrace: 0, or an error and @ev freed. */
 static int marker_event_register(struct marker_event *ev)
 {
+	struct trace_array *tr;
 	int ret;
 
 	if (!register_trace_event(&ev->call.event)) {
@@ -336,6 +337,23 @@ static int marker_event_register(struct marker_event *ev)
 	}
 	mutex_lock(&event_mutex);
 	ret = trace_add_event_call(&ev->call);
+	tr = top_trace_array();
+	/*
+	 * trace_add_event_call() makes the event's file in each trace
+	 * instance, and goes on without one whose allocation fails
+	 * (__add_event_to_tracers() ignores it). Without its file in the
+	 * top instance the control file could not enable the event
+	 * (trace_set_clr_event() finds nothing: -EINVAL): take it away
+	 * again, for marker_event_set() to make anew. That cannot fail:
+	 * event_mutex has been held since it was added, so no one uses it.
+	 * It unregisters the trace_event too.
+	 */
+	if (!ret && tr && !find_event_file(tr, ev->class.system, ev->name)) {
+		WARN_ON_ONCE(trace_remove_event_call(&ev->call));
+		mutex_unlock(&event_mutex);
+		marker_event_free(ev);
+		return -ENOMEM;
+	}
 	if (!ret)
 		dyn_event_add(&ev->devent, &ev->call);
 	mutex_unlock(&event_mutex);
@@ -430,6 +448,45 @@ static int marker_event_collect(void *ctx, struct marker_name *mn)
 	return 0;
 }
 
+static void marker_event_wants_free(struct list_head *want)
+{
+	struct marker_event_want *w, *tmp;
+
+	list_for_each_entry_safe(w, tmp, want, node) {
+		kfree(w->fmt);
+		kfree(w);
+	}
+}
+
+/*
+ * Make @key's event when its name wants one and has none: making it
+ * failed when the name's sites came (marker_events_sync() said "no trace
+ * event for"), most likely for memory. Under marker_events_mutex.
+ *
+ * Return: the event; NULL when the name wants none (none of its sites
+ * records, or they disagree); or an ERR_PTR (-ENOMEM).
+ */
+static struct marker_event *marker_event_make(const char *key)
+{
+	struct marker_event_want *w;
+	struct marker_event *ev = NULL;
+	LIST_HEAD(want);
+	int ret;
+
+	lockdep_assert_held(&marker_events_mutex);
+	ret = marker_walk_names(marker_event_collect, &want);
+	list_for_each_entry(w, &want, node) {
+		if (strcmp(w->key, key))
+			continue;
+		ev = marker_event_alloc(w->key, w->fmt);
+		ret = IS_ERR(ev) ? PTR_ERR(ev) : marker_event_register(ev);
+		break;
+	}
+	marker_event_wants_free(&want);
+	/* The walk may have failed before it reached @key. */
+	return ret ? ERR_PTR(ret) : ev;
+}
+
 /**
  * marker_events_sync - make the events what the registry's names want
  *
@@ -442,7 +499,7 @@ static int marker_event_collect(void *ctx, struct marker_name *mn)
  */
 static int marker_events_sync(void)
 {
-	struct marker_event_want *w, *tmp;
+	struct marker_event_want *w;
 	struct marker_event *ev, *next;
 	LIST_HEAD(want);
 	int ret, err = 0;
@@ -475,10 +532,7 @@ static int marker_events_sync(void)
 		if (ev->stale && !ev->used)
 			marker_event_unregister(ev);
 	mutex_unlock(&marker_events_mutex);
-	list_for_each_entry_safe(w, tmp, &want, node) {
-		kfree(w->fmt);
-		kfree(w);
-	}
+	marker_event_wants_free(&want);
 	return err;
 }
 
@@ -491,11 +545,14 @@ static int marker_events_sync(void)
  * event's enable file. Between marker_events_hold() and
  * marker_events_release(); must not be called under marker_mutex.
  *
+ * An event whose making failed when its sites came is made here, to be
+ * enabled.
+ *
  * Return: 0 (also for a name whose sites record nothing: guards, or
  * sites in freed init text), -EPERM when the name has sites but no event
  * (they disagree, or cannot be printed: the listing says why), -ENOENT
- * when it has no site, or what enabling returned; nothing changes on
- * error.
+ * when it has no site, -ENOMEM when its event could not be made, or what
+ * enabling returned; nothing changes on error.
  */
 int marker_event_set(const char *key, bool on)
 {
@@ -503,6 +560,11 @@ int marker_event_set(const char *key, bool on)
 
 	lockdep_assert_held(&marker_events_mutex);
 	ev = marker_event_find(key);
+	if (!ev && on) {
+		ev = marker_event_make(key);
+		if (IS_ERR(ev))
+			return PTR_ERR(ev);
+	}
 	if (!ev)
 		return marker_key_no_event(key);
 	return trace_set_clr_event(ev->class.system, ev->name, on);
