@@ -28,7 +28,7 @@ ROWS = ["baseline", "mark_dormant", "sdt_dormant", "tracepoint_dormant",
         "mark_armed_2probes",
         "sdt_call_1arg", "sdt_call_4args", "sdt_call_12args", "sdt_optprobe_1arg",
         "sdt_int3_1arg", "kprobe_entry", "mark_event", "trace_event", "sdt_event",
-        "trace_printk"]
+        "trace_printk", "bpf_mark_event", "bpf_trace_event", "bpf_raw_tp"]
 REQUIRED = [r for r in ROWS if r != "old_marker_dormant"]
 
 ROW_RE = re.compile(r"marker_bench: row (\S+) median (\S+) min (\S+) max (\S+) ns "
@@ -181,6 +181,7 @@ def main():
                  why=": the trampoline saves all 15 registers and the flags, finds the site "
                  "in a hash table and interprets its operand program")
     ratio_target("mark_event", "trace_event", 1.1)
+    ratio_target("bpf_mark_event", "bpf_trace_event", 1.1)
     ratio_target("mark_event", "trace_printk", 1.0, strict=True)
     base = insns("baseline")
     for d in ("mark_dormant", "sdt_dormant", "tracepoint_dormant"):

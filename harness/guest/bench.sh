@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # The `make bench` guest job: every row of marker-bench in one boot (the
 # SDT kprobe rows after switching the SDT mechanism, the int3 one with
-# kprobe optimization off, the event rows after enabling their events),
-# then arming. ITERS and RUNS may come from /extra/bench.env.
+# kprobe optimization off, the event rows after enabling their events,
+# the BPF rows with marker-perf attaching their programs), then arming.
+# ITERS and RUNS may come from /extra/bench.env.
 [ -f /extra/bench.env ] && . /extra/bench.env
 B=/lib/modules/$(uname -r)/kernel/samples/markers/marker-bench.ko
 P=/sys/module/marker_bench/parameters/run
@@ -25,5 +26,11 @@ for r in mark_event:markers/marker_bench_k trace_event:marker_bench/marker_bench
 	echo ${r%%:*} > $P
 	echo 0 > $E/${r#*:}/enable
 done
+# BPF: the same program on the marker event and on the TRACE_EVENT, and
+# on its raw tracepoint (harness/tools/marker-perf.c).
+T=/extra/marker-perf
+$T bench markers/marker_bench_k v bpf_mark_event
+$T bench marker_bench/marker_bench_ev v bpf_trace_event
+$T bench-raw marker_bench_ev bpf_raw_tp
 rmmod marker_bench
 dmesg | grep 'marker_bench: '

@@ -22,6 +22,16 @@
  *
  * Prints one result line and exits 0 when everything matched.
  *
+ *	marker-perf bench GROUP/EVENT FIELD ROW
+ *	marker-perf bench-raw TRACEPOINT ROW
+ *
+ * For make bench (harness/guest/bench.sh): attaches the program of "bpf"
+ * to the event, or a BPF_PROG_TYPE_RAW_TRACEPOINT program that does the
+ * same with the tracepoint's first argument (BPF_RAW_TRACEPOINT_OPEN),
+ * runs marker-bench's row ROW (writing it to the module's "run"
+ * parameter) while it is attached, and detaches it. Exits 0 when the
+ * program ran.
+ *
  *	marker-perf refused ID
  *
  * For an unprivileged user (setpriv in the guest): opening the tracepoint
@@ -188,19 +198,24 @@ static int bpf(int cmd, union bpf_attr *attr)
 #define INSN(c, d, s, o, i) ((struct bpf_insn){ .code = (c), .dst_reg = (d), \
 	.src_reg = (s), .off = (o), .imm = (i) })
 
-static int do_bpf(const char *event, int off, int n, const char *file)
+/*
+ * A BPF program of @type that counts its hits and sums a 4-byte field at
+ * @off of its context (a tracepoint record), or with @raw the first
+ * argument of a raw tracepoint (its context is the u64 arguments), into
+ * an array map; returns the program, and the map in @mapfd.
+ */
+static int load_prog(int type, int off, int raw, int *mapfd)
 {
 	union bpf_attr attr;
-	uint64_t val[2] = { 0, 0 };
 	uint32_t key = 0;
 	char log[4096] = "";
-	int map, prog, fd;
+	int map, prog;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.map_type = BPF_MAP_TYPE_ARRAY;
 	attr.key_size = sizeof(key);
-	attr.value_size = sizeof(val);
 	attr.max_entries = 1;
+	attr.value_size = 2 * sizeof(uint64_t);
 	map = bpf(BPF_MAP_CREATE, &attr);
 	if (map < 0)
 		die("BPF_MAP_CREATE");
@@ -216,13 +231,14 @@ static int do_bpf(const char *event, int off, int n, const char *file)
 		INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 4, 0),	/* NULL: out */
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1),
 		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 0, BPF_ADD),	/* hits++ */
-		INSN(BPF_LDX | BPF_MEM | BPF_W, 1, 6, off, 0),	/* the field */
+		raw ? INSN(BPF_LDX | BPF_MEM | BPF_DW, 1, 6, 0, 0)	/* args[0] */
+		    : INSN(BPF_LDX | BPF_MEM | BPF_W, 1, 6, off, 0),	/* the field */
 		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 8, BPF_ADD),	/* sum += */
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),	/* out: 0 */
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_TRACEPOINT;
+	attr.prog_type = type;
 	attr.insns = (uintptr_t)insns;
 	attr.insn_cnt = sizeof(insns) / sizeof(insns[0]);
 	attr.license = (uintptr_t)"GPL";
@@ -234,14 +250,15 @@ static int do_bpf(const char *event, int off, int n, const char *file)
 		fprintf(stderr, "%s\n", log);
 		die("BPF_PROG_LOAD");
 	}
+	*mapfd = map;
+	return prog;
+}
 
-	fd = open_event(event, 0);
-	if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog))
-		die("PERF_EVENT_IOC_SET_BPF");
-	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
-		die("PERF_EVENT_IOC_ENABLE");
-	workload(file, n);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+/* The hits and the field sum of a program of load_prog(). */
+static void prog_counts(int map, uint64_t *val)
+{
+	union bpf_attr attr;
+	uint32_t key = 0;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.map_fd = map;
@@ -249,9 +266,65 @@ static int do_bpf(const char *event, int off, int n, const char *file)
 	attr.value = (uintptr_t)val;
 	if (bpf(BPF_MAP_LOOKUP_ELEM, &attr))
 		die("BPF_MAP_LOOKUP_ELEM");
+}
+
+static int do_bpf(const char *event, int off, int n, const char *file)
+{
+	uint64_t val[2] = { 0, 0 };
+	int map, prog, fd;
+
+	prog = load_prog(BPF_PROG_TYPE_TRACEPOINT, off, 0, &map);
+	fd = open_event(event, 0);
+	if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog))
+		die("PERF_EVENT_IOC_SET_BPF");
+	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+		die("PERF_EVENT_IOC_ENABLE");
+	workload(file, n);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	prog_counts(map, val);
 	printf("bpf %s: hits %llu field sum %llu (pid %d)\n", event,
 	       (unsigned long long)val[0], (unsigned long long)val[1], getpid());
 	return val[0] == (uint64_t)n && val[1] == (uint64_t)n * getpid() ? 0 : 1;
+}
+
+/* Run marker-bench's row @row: it prints its figure in the kernel log. */
+static void bench_row(const char *row)
+{
+	const char *path = "/sys/module/marker_bench/parameters/run";
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, row, strlen(row)) != (ssize_t)strlen(row))
+		die(path);
+	close(fd);
+}
+
+static int do_bench(const char *event, const char *field, const char *row)
+{
+	uint64_t val[2] = { 0, 0 };
+	union bpf_attr attr;
+	int map, prog, fd;
+
+	if (field) {
+		prog = load_prog(BPF_PROG_TYPE_TRACEPOINT, field_offset(event, field), 0, &map);
+		fd = open_event(event, 0);
+		if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog))
+			die("PERF_EVENT_IOC_SET_BPF");
+		if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+			die("PERF_EVENT_IOC_ENABLE");
+	} else {
+		prog = load_prog(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 1, &map);
+		memset(&attr, 0, sizeof(attr));
+		attr.raw_tracepoint.name = (uintptr_t)event;
+		attr.raw_tracepoint.prog_fd = prog;
+		fd = bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+		if (fd < 0)
+			die("BPF_RAW_TRACEPOINT_OPEN");
+	}
+	bench_row(row);
+	close(fd);
+	prog_counts(map, val);
+	printf("bench %s, BPF on %s: hits %llu\n", row, event, (unsigned long long)val[0]);
+	return val[0] ? 0 : 1;
 }
 
 static int refused(const char *what, int ret, int want)
@@ -298,9 +371,15 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "refused"))
 		return do_refused(strtol(argv[2], NULL, 10));
+	if (argc == 5 && !strcmp(argv[1], "bench"))
+		return do_bench(argv[2], argv[3], argv[4]);
+	if (argc == 4 && !strcmp(argv[1], "bench-raw"))
+		return do_bench(argv[2], NULL, argv[3]);
 
 	if (argc != 6) {
 		fprintf(stderr, "usage: marker-perf perf|bpf GROUP/EVENT FIELD N FILE\n"
+			"       marker-perf bench GROUP/EVENT FIELD ROW\n"
+			"       marker-perf bench-raw TRACEPOINT ROW\n"
 			"       marker-perf refused ID\n");
 		return 2;
 	}

@@ -39,6 +39,11 @@
  *				sdt_marker_bench/sdt_k: each event enabled
  *				in tracefs first
  *	trace_printk		trace_printk() with the same format
+ *	bpf_mark_event		a BPF tracepoint program on the marker event,
+ *	bpf_trace_event		on the TRACE_EVENT, and a raw-tracepoint
+ *	bpf_raw_tp		program on the TRACE_EVENT's tracepoint: each
+ *				attached first (harness/tools/marker-perf.c
+ *				bench, bench-raw), the events not enabled
  *
  * arming=1 also measures arming and disarming a name with 1, 100 and 1000
  * sites, and, as its anchor, enabling and disabling a static key with as
@@ -355,7 +360,7 @@ static int bench_kprobe_row(void)
 /* Rows that need the shell to set something up first: not in "all". */
 static const char * const bench_setup_rows[] = {
 	"sdt_optprobe_1arg", "sdt_int3_1arg", "mark_event", "trace_event",
-	"sdt_event",
+	"sdt_event", "bpf_mark_event", "bpf_trace_event", "bpf_raw_tp",
 };
 
 /* Is row @id in the comma-separated @rows ("all": those needing no setup)? */
@@ -437,6 +442,15 @@ static void bench_rows(const char *rows)
 	if (bench_want(rows, "trace_printk"))
 		bench_time("trace_printk", "trace_printk(), same format",
 			   loop_fn_trace_printk);
+	if (bench_want(rows, "bpf_mark_event"))
+		bench_time("bpf_mark_event", "MARK() event, BPF tracepoint program",
+			   loop_fn_trace);
+	if (bench_want(rows, "bpf_trace_event"))
+		bench_time("bpf_trace_event", "TRACE_EVENT, BPF tracepoint program",
+			   loop_fn_trace_event);
+	if (bench_want(rows, "bpf_raw_tp"))
+		bench_time("bpf_raw_tp", "TRACE_EVENT, BPF raw tracepoint program",
+			   loop_fn_trace_event);
 	if (ret)
 		pr_err("rows %s: %d\n", rows, ret);
 }

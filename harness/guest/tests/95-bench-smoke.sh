@@ -12,7 +12,8 @@ step_dmesg | grep 'marker_bench: ' > /tmp/bench.out
 for r in baseline mark_dormant sdt_dormant tracepoint_dormant tracepoint_armed \
 	 tracepoint_armed_2probes mark_armed \
 	 mark_armed_2probes sdt_call_1arg sdt_call_4args sdt_call_12args sdt_optprobe_1arg \
-	 sdt_int3_1arg kprobe_entry mark_event trace_event sdt_event trace_printk; do
+	 sdt_int3_1arg kprobe_entry mark_event trace_event sdt_event trace_printk \
+	 bpf_mark_event bpf_trace_event bpf_raw_tp; do
 	grep -q "marker_bench: row $r median [0-9.]* min [0-9.]* max [0-9.]* ns" /tmp/bench.out ||
 		fail "row $r: no figure"
 done
