@@ -168,6 +168,40 @@ static __always_inline void marker_event_record_va(struct marker_event *ev,
 	trace_event_buffer_commit(&fbuffer);
 }
 
+#ifdef CONFIG_PERF_EVENTS
+/*
+ * The common case under perf and BPF: no string, enabled for perf alone.
+ * The site's arguments go from its va_list straight into perf's record,
+ * read once, as a TRACE_EVENT's perf_trace_<call>() writes its own. Out
+ * of line: inlined, its registers would cost the ftrace case a push and
+ * pop each.
+ */
+static noinline void marker_event_perf_va(struct marker_event *ev,
+					  va_list *args)
+{
+	struct trace_event_call *call = &ev->call;
+	struct hlist_head *head;
+	struct pt_regs *regs;
+	unsigned int i, size;
+	void *rec;
+	int rctx;
+
+	this_cpu_inc(*ev->hits);
+	head = this_cpu_ptr(call->perf_events);
+	if (!bpf_prog_array_valid(call) && hlist_empty(head))
+		return;
+	size = ALIGN(ev->fixed_size + sizeof(u32), sizeof(u64)) - sizeof(u32);
+	rec = perf_trace_buf_alloc(size, &regs, &rctx);
+	if (!rec)
+		return;
+	perf_fetch_caller_regs(regs);
+	for (i = 0; i < ev->nfields; i++)
+		marker_event_put(&ev->field[i], rec,
+				 marker_event_va_arg(&ev->field[i], args));
+	perf_trace_run_bpf_submit(rec, size, rctx, call, 1, regs, head, NULL);
+}
+#endif
+
 /*
  * The length of string @s, at most @max, read without faulting: -EFAULT
  * where it cannot be read. Page by page, so that a string that ends
@@ -254,6 +288,12 @@ void marker_event_mark_probe(void *data, const char *fmt, va_list *args)
 		marker_event_record_va(ev, link->file, args);
 		return;
 	}
+#ifdef CONFIG_PERF_EVENTS
+	if (!link && !ev->nstrings && READ_ONCE(ev->perf_users)) {
+		marker_event_perf_va(ev, args);
+		return;
+	}
+#endif
 	marker_event_read_args(ev, &hit, args);
 	marker_event_record(ev, &hit);
 }
