@@ -19,11 +19,12 @@ for r in baseline mark_dormant sdt_dormant tracepoint_dormant tracepoint_armed \
 done
 expect_eq "arming lines" "$(grep -c 'marker_bench: arming \(mark\|static_key\) sites [0-9]* arm_ns [0-9]* arm_syncs' /tmp/bench.out)" "6"
 # GCC unrolls the benchmark's loops into 1000 sites; clang does not unroll
-# a loop that holds an asm goto, and leaves one.
+# a loop that holds an asm goto whole: it leaves one MARK() site, and
+# unrolls the static key's loop by 4 (clang 19). Its count is its own.
 for w in mark:marker_bench_1000 static_key:bench_key_1000; do
 	if grep -q 'clang version' /proc/version; then
-		grep -q "arming ${w%%:*} sites 1 .*: ${w#*:}\$" /tmp/bench.out ||
-			fail "clang: ${w#*:} is not one site"
+		grep -q "arming ${w%%:*} sites [1-9][0-9]\{0,2\} .*: ${w#*:}\$" /tmp/bench.out ||
+			fail "clang: ${w#*:} has no sites, or 1000"
 	else
 		grep -q "arming ${w%%:*} sites 1000 .*: ${w#*:}\$" /tmp/bench.out ||
 			fail "${w#*:} does not have 1000 sites"
