@@ -28,9 +28,11 @@ for r in mark_event:markers/marker_bench_k trace_event:marker_bench/marker_bench
 done
 # BPF: the same program on the marker event and on the TRACE_EVENT, and
 # on its raw tracepoint (harness/tools/marker-perf.c).
+# A program that did not attach or never ran fails the job: the row
+# would time the bare event.
 T=/extra/marker-perf
-$T bench markers/marker_bench_k v bpf_mark_event
-$T bench marker_bench/marker_bench_ev v bpf_trace_event
-$T bench-raw marker_bench_ev bpf_raw_tp
+$T bench markers/marker_bench_k v bpf_mark_event || exit 1
+$T bench marker_bench/marker_bench_ev v bpf_trace_event || exit 1
+$T bench-raw marker_bench_ev bpf_raw_tp || exit 1
 rmmod marker_bench
 dmesg | grep 'marker_bench: '

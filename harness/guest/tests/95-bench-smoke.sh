@@ -17,6 +17,8 @@ for r in baseline mark_dormant sdt_dormant tracepoint_dormant tracepoint_armed \
 	grep -q "marker_bench: row $r median [0-9.]* min [0-9.]* max [0-9.]* ns" /tmp/bench.out ||
 		fail "row $r: no figure"
 done
+# The BPF rows timed their programs: each ran (marker-perf counts hits).
+expect_eq "BPF programs that ran" "$(grep -c 'BPF on .*: hits [1-9]' /tmp/bench.log)" "3"
 expect_eq "arming lines" "$(grep -c 'marker_bench: arming \(mark\|static_key\) sites [0-9]* arm_ns [0-9]* arm_syncs' /tmp/bench.out)" "6"
 # GCC unrolls the benchmark's loops into 1000 sites; clang does not unroll
 # a loop that holds an asm goto whole: it leaves one MARK() site, and
