@@ -149,8 +149,10 @@ static int sdt_parse_disp(const char *p, size_t len, struct sdt_arg *a,
 	}
 	if (n < len && sdt_parse_num(p + n, len - n, &a->val))
 		return sdt_refuse(prog, "displacement");
-	if (n)
+	if (n) {
 		a->val += addr;
+		a->sym = 1;
+	}
 	return 0;
 }
 
@@ -288,18 +290,6 @@ int arch_sdt_parse(const char *spec, struct sdt_prog *prog,
 }
 EXPORT_SYMBOL_IF_KUNIT(arch_sdt_parse);
 
-static __always_inline u64 sdt_extend(u64 v, s8 size)
-{
-	unsigned int bits = abs(size) * 8;
-
-	if (bits == 64)
-		return v;
-	v &= (1ULL << bits) - 1;
-	if (size < 0 && (v & (1ULL << (bits - 1))))
-		v |= ~0ULL << bits;
-	return v;
-}
-
 /**
  * arch_sdt_fetch - fetch the arguments of a site at a hit
  * @prog: the site's program, from arch_sdt_parse()
@@ -345,7 +335,7 @@ unsigned int arch_sdt_fetch(const struct sdt_prog *prog, struct pt_regs *regs,
 			}
 			break;
 		}
-		args[i] = sdt_extend(v, a->size);
+		args[i] = sdt_arg_extend(v, a->size);
 	}
 	return faults;
 }

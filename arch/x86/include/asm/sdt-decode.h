@@ -32,6 +32,7 @@ struct sdt_arg {
 	u8 index;		/* MEM: index slot or SDT_NO_REG */
 	u8 scale;		/* MEM: 1, 2, 4 or 8 */
 	u8 gs;			/* MEM: %gs:, an address in this CPU's per-CPU area */
+	u8 sym;			/* MEM: the displacement is (or has) a symbol */
 	s64 val;		/* MEM: displacement (or address); IMM: value */
 };
 
@@ -56,9 +57,38 @@ typedef unsigned long sdt_sym_resolver(void *ctx, const char *sym);
 void arch_sdt_trampoline(void);
 void sdt_trampoline_handler(struct pt_regs *regs);
 
+/* @v, of @size bytes (negative: signed), extended to 64 bits. */
+static __always_inline u64 sdt_arg_extend(u64 v, s8 size)
+{
+	unsigned int bits = (size < 0 ? -size : size) * 8;
+
+	if (bits == 64)
+		return v;
+	v &= (1ULL << bits) - 1;
+	if (size < 0 && (v & (1ULL << (bits - 1))))
+		v |= ~0ULL << bits;
+	return v;
+}
+
 int arch_sdt_parse(const char *spec, struct sdt_prog *prog,
 		   sdt_sym_resolver *resolve, void *ctx);
 unsigned int arch_sdt_fetch(const struct sdt_prog *prog, struct pt_regs *regs,
 			    u64 *args);
+
+/*
+ * Per-site thunks (sdt_thunk.c): what an armed site's thunk calls, and
+ * with what. The call is func(data, args, nargs), as an sdt_probe_func.
+ */
+struct sdt_thunk_call {
+	void *func;			/* the probe, or an iterator */
+	void *data;			/* its first argument */
+	const bool *live;		/* CONFIG_PREEMPTION: call while true */
+	unsigned long __percpu *hits;	/* counted at each call */
+};
+
+const char *arch_sdt_thunk_why(const struct sdt_prog *prog);
+void *arch_sdt_thunk_make(const struct sdt_prog *prog,
+			  const struct sdt_thunk_call *call);
+void arch_sdt_thunk_free(void *code);
 
 #endif /* _ASM_X86_SDT_DECODE_H */

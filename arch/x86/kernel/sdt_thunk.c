@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SDT sites on x86-64: per-site thunks.
+ *
+ * A thunk is the code one armed SDT site calls instead of the shared
+ * trampoline (sdt_trampoline_64.S): generated when the site is armed,
+ * from its decoded spec, into executable memory as BPF trampolines and
+ * kprobes' instruction slots are, and written with text_poke. Where the
+ * trampoline saves all 15 registers into a struct pt_regs, finds the site
+ * in a hash table and runs arch_sdt_fetch() over its program, a thunk
+ * does only what this one site needs:
+ *
+ *	push	%rbp			a frame: the ORC unwinder takes
+ *	mov	%rsp, %rbp		 generated code for frame-pointer code
+ *	pushfq				an asm site may sit between a compare
+ *	clac				 and its jump, or in a uaccess region
+ *	push	%rax ... %r11		the caller-saved registers, 9
+ *	sub	$8 * nargs, %rsp	the u64 args[] the probe gets
+ *	...				each operand, straight into its slot
+ *	incl	%gs:preempt_count	(CONFIG_PREEMPT_COUNT)
+ *	...				(CONFIG_PREEMPTION: skip the call once
+ *					 the thunk is retired, see below)
+ *	incq	%gs:hits		the site's hit counter
+ *	mov	$data, %rdi
+ *	mov	%rsp, %rsi
+ *	mov	$nargs, %edx
+ *	call	func			a direct call: the single probe, or
+ *					 the iterator over several
+ *	decl	%gs:preempt_count	(and preempt_schedule_notrace())
+ *	add	$8 * nargs, %rsp
+ *	pop	%r11 ... %rax
+ *	popfq
+ *	pop	%rbp
+ *	ret
+ *
+ * No hash lookup, no operand interpreter, no indirect call.
+ *
+ * What a thunk cannot encode gets the trampoline (arch_sdt_thunk_why()
+ * says why): a memory operand through a register other than %rsp. The
+ * trampoline reads memory with copy_from_kernel_nofault() and counts a
+ * fault; generated code has no exception table entry, so a bad pointer
+ * there would oops. Stack slots (through %rsp), symbols resolved when the
+ * site is armed and %gs: per-CPU symbols cannot fault.
+ *
+ * The thunk is reached by a direct CALL (so no ENDBR: IBT only checks
+ * indirect branches) and calls directly (kCFI only checks indirect
+ * calls), through the callee's call thunk when call depth tracking is on.
+ * Like the trampoline, it returns with a plain RET under call depth
+ * tracking: that return thunk changes the flags after POPF; the site's
+ * CALL is unaccounted as well, so the two match. Otherwise it returns
+ * through the return thunk.
+ *
+ * Lifetime. A task can be preempted inside a thunk (CONFIG_PREEMPTION),
+ * so a thunk the site no longer calls may still be run: its memory goes
+ * after an RCU-tasks grace period (arch_sdt_thunk_free()). Its probe may
+ * not be called once the registry has detached it and a normal grace
+ * period has passed, so with CONFIG_PREEMPTION the thunk tests its *live
+ * flag with preemption disabled, and the registry clears the flag before
+ * that grace period. Without CONFIG_PREEMPTION nothing preempts a thunk,
+ * the whole of it is an RCU-sched read side, and call_rcu_tasks() is
+ * call_rcu().
+ */
+
+#include <linux/bug.h>
+#include <linux/err.h>
+#include <linux/execmem.h>
+#include <linux/kernel.h>
+#include <linux/memory.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/set_memory.h>
+#include <linux/slab.h>
+#include <linux/static_call.h>
+#include <linux/string.h>
+#include <asm/alternative.h>
+#include <asm/cpufeature.h>
+#include <asm/current.h>
+#include <asm/nospec-branch.h>
+#include <asm/sdt-decode.h>
+#include <asm/text-patching.h>
+
+/* The longest thunk: 12 arguments of the longest form, and the rest. */
+#define SDT_THUNK_MAX	(64 + SDT_MAX_ARGS * 24 + 96)
+
+/* x86 register numbers, as ModRM and REX encode them. */
+enum { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11 };
+
+/* The caller-saved registers, in the order the thunk pushes them. */
+static const u8 sdt_thunk_saved[] = { RAX, RCX, RDX, RSI, RDI, R8, R9, R10, R11 };
+
+/* Bytes the thunk has below the site's %rsp: return address, %rbp, flags. */
+#define SDT_THUNK_ABOVE_REGS	24
+
+struct sdt_emit {
+	u8 *buf;		/* the thunk being generated */
+	u8 *code;		/* where it will run */
+	unsigned int len;
+	unsigned int nargs;
+};
+
+/* The x86 register of a pt_regs slot (arch_sdt_parse()'s numbering). */
+static int sdt_slot_reg(unsigned int slot)
+{
+	static const struct { u8 off, reg; } map[] = {
+#define M(f, r) { offsetof(struct pt_regs, f) / sizeof(long), r }
+		M(ax, RAX), M(cx, RCX), M(dx, RDX), M(bx, RBX),
+		M(sp, RSP), M(bp, RBP), M(si, RSI), M(di, RDI),
+		M(r8, R8), M(r9, R9), M(r10, R10), M(r11, R11),
+		M(r12, 12), M(r13, 13), M(r14, 14), M(r15, 15),
+#undef M
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		if (map[i].off == slot)
+			return map[i].reg;
+	return -1;
+}
+
+static void emit(struct sdt_emit *e, const u8 *bytes, unsigned int n)
+{
+	if (!WARN_ON_ONCE(e->len + n > SDT_THUNK_MAX))
+		memcpy(e->buf + e->len, bytes, n);
+	e->len += n;
+}
+
+#define EMIT(e, ...)	emit(e, (const u8[]){ __VA_ARGS__ }, sizeof((u8[]){ __VA_ARGS__ }))
+
+static void emit32(struct sdt_emit *e, s32 v)
+{
+	emit(e, (const u8 *)&v, sizeof(v));
+}
+
+static void emit64(struct sdt_emit *e, u64 v)
+{
+	emit(e, (const u8 *)&v, sizeof(v));
+}
+
+/* REX with W, and R and B from the high bit of @reg and @base; if any. */
+static void emit_rex(struct sdt_emit *e, bool w, int reg, int base)
+{
+	u8 rex = 0x40 | (w << 3) | ((reg & 8) >> 1) | ((base & 8) >> 3);
+
+	if (rex != 0x40)
+		EMIT(e, rex);
+}
+
+/* ModRM (and SIB) for @reg and disp32(@base). */
+static void emit_mem(struct sdt_emit *e, int reg, int base, s32 disp)
+{
+	EMIT(e, 0x80 | ((reg & 7) << 3) | (base & 7));
+	if ((base & 7) == RSP)
+		EMIT(e, 0x24);		/* SIB: no index, base %rsp/%r12 */
+	emit32(e, disp);
+}
+
+/* The offset of the slot of saved register @reg from %rsp while fetching. */
+static s32 sdt_saved_off(const struct sdt_emit *e, int reg)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sdt_thunk_saved); i++)
+		if (sdt_thunk_saved[i] == reg)
+			return 8 * e->nargs + 8 * (ARRAY_SIZE(sdt_thunk_saved) - 1 - i);
+	return -1;
+}
+
+/* The offset of the site's %rsp from %rsp while fetching. */
+static s32 sdt_site_sp_off(const struct sdt_emit *e)
+{
+	return 8 * e->nargs + 8 * ARRAY_SIZE(sdt_thunk_saved) +
+	       SDT_THUNK_ABOVE_REGS;
+}
+
+/*
+ * Load @size bytes (negative: signed) into %rax, extended to 64 bits,
+ * from disp(@base), or from %rax itself when @base is -1. @gs: per-CPU.
+ */
+static void emit_load(struct sdt_emit *e, s8 size, int base, s32 disp, bool gs)
+{
+	bool w = size < 0 || size == 8;
+	int b = base < 0 ? RAX : base;
+
+	if (gs)
+		EMIT(e, 0x65);
+	emit_rex(e, w, RAX, b);
+	switch (size) {
+	case 8:
+	case -8:
+	case 4:
+		EMIT(e, 0x8b);			/* mov */
+		break;
+	case -4:
+		EMIT(e, 0x63);			/* movsxd */
+		break;
+	case 2:
+		EMIT(e, 0x0f, 0xb7);		/* movzwl */
+		break;
+	case -2:
+		EMIT(e, 0x0f, 0xbf);		/* movswq */
+		break;
+	case 1:
+		EMIT(e, 0x0f, 0xb6);		/* movzbl */
+		break;
+	case -1:
+		EMIT(e, 0x0f, 0xbe);		/* movsbq */
+		break;
+	}
+	if (base < 0)
+		EMIT(e, 0xc0);			/* mod 11, %rax, %rax */
+	else
+		emit_mem(e, RAX, b, disp);
+}
+
+/* Store %rax, or register @reg, into argument slot @i. */
+static void emit_store(struct sdt_emit *e, unsigned int i, int reg)
+{
+	emit_rex(e, true, reg, RSP);
+	EMIT(e, 0x89);
+	emit_mem(e, reg, RSP, 8 * i);
+}
+
+/* movabs $@v, %rax */
+static void emit_movabs(struct sdt_emit *e, int reg, u64 v)
+{
+	emit_rex(e, true, 0, reg);
+	EMIT(e, 0xb8 | (reg & 7));
+	emit64(e, v);
+}
+
+/* Argument @i, from @a, into its slot. */
+static void emit_arg(struct sdt_emit *e, unsigned int i, const struct sdt_arg *a)
+{
+	int reg;
+
+	switch (a->kind) {
+	case SDT_ARG_IMM:
+		emit_movabs(e, RAX, sdt_arg_extend(a->val, a->size));
+		emit_store(e, i, RAX);
+		return;
+	case SDT_ARG_REG:
+		reg = sdt_slot_reg(a->reg);
+		if (abs(a->size) == 8 && reg != RSP && reg != RAX && reg != RBP) {
+			/* Straight from the register into its slot. */
+			emit_store(e, i, reg);
+			return;
+		}
+		if (reg == RSP) {
+			/* lea site_sp(%rsp), %rax */
+			EMIT(e, 0x48, 0x8d);
+			emit_mem(e, RAX, RSP, sdt_site_sp_off(e));
+		} else if (reg == RAX || reg == RBP) {
+			/* Changed by now: from its slot. */
+			EMIT(e, 0x48, 0x8b);
+			emit_mem(e, RAX, RSP, reg == RAX ? sdt_saved_off(e, RAX) :
+					      sdt_site_sp_off(e) - 16);
+		} else {
+			emit_rex(e, true, reg, RAX);
+			EMIT(e, 0x89, 0xc0 | ((reg & 7) << 3));	/* mov %reg, %rax */
+		}
+		if (a->shift)
+			EMIT(e, 0x48, 0xc1, 0xe8, a->shift);	/* shr $8, %rax */
+		if (abs(a->size) != 8)
+			emit_load(e, a->size, -1, 0, false);
+		emit_store(e, i, RAX);
+		return;
+	case SDT_ARG_MEM:
+		if (a->reg == SDT_NO_REG) {
+			emit_movabs(e, RAX, a->val);
+			emit_load(e, a->size, RAX, 0, a->gs);
+		} else {
+			emit_load(e, a->size, RSP, sdt_site_sp_off(e) + a->val,
+				  false);
+		}
+		emit_store(e, i, RAX);
+		return;
+	}
+}
+
+/* A direct call or jump (@op) from the current end of the thunk to @dest. */
+static bool emit_branch(struct sdt_emit *e, u8 op, void *dest)
+{
+	s64 rel = (s64)(unsigned long)dest -
+		  (s64)(unsigned long)(e->code + e->len + 5);
+
+	if (rel != (s32)rel)
+		return false;
+	EMIT(e, op);
+	emit32(e, rel);
+	return true;
+}
+
+/* A direct call of @func, through its call thunk if it has one. */
+static bool emit_call(struct sdt_emit *e, void *func)
+{
+	mutex_lock(&text_mutex);
+	func = callthunks_translate_call_dest(func);
+	mutex_unlock(&text_mutex);
+	return emit_branch(e, CALL_INSN_OPCODE, func);
+}
+
+/* The offset of the preempt count in this CPU's area, as %gs:disp32. */
+static s32 sdt_preempt_count_off(void)
+{
+	return (s32)(__force unsigned long)&pcpu_hot.preempt_count;
+}
+
+/**
+ * arch_sdt_thunk_why - can a site's program be a thunk?
+ * @prog: the program, from arch_sdt_parse()
+ *
+ * Return: NULL if it can, or why not, in one word: a memory operand
+ * through a register other than %rsp, or with an index, which a thunk
+ * could not read without the risk of a fault.
+ */
+const char *arch_sdt_thunk_why(const struct sdt_prog *prog)
+{
+	unsigned int i;
+
+	for (i = 0; i < prog->nargs; i++) {
+		const struct sdt_arg *a = &prog->arg[i];
+
+		if (a->kind != SDT_ARG_MEM)
+			continue;
+		if (a->index != SDT_NO_REG)
+			return "memory_index";
+		if (a->reg == SDT_NO_REG && !a->sym)
+			return "memory_absolute";
+		if (a->reg != SDT_NO_REG &&
+		    (a->gs || sdt_slot_reg(a->reg) != RSP ||
+		     a->val != (s32)a->val))
+			return "memory_register";
+	}
+	return NULL;
+}
+
+/**
+ * arch_sdt_thunk_make - generate the thunk of an armed SDT site
+ * @prog: the site's program; arch_sdt_thunk_why() must accept it
+ * @call: what the thunk calls, and with what
+ *
+ * Return: the thunk, ready to run, or an ERR_PTR(): -ENOMEM, or -ERANGE
+ * when the memory is out of reach of a direct call. Nothing is left
+ * allocated on error.
+ */
+void *arch_sdt_thunk_make(const struct sdt_prog *prog,
+			  const struct sdt_thunk_call *call)
+{
+	struct sdt_emit e = { .nargs = prog->nargs };
+	unsigned int i;
+	s32 pc = sdt_preempt_count_off();
+	u8 *skip = NULL;
+	void *code;
+
+	if (WARN_ON_ONCE(arch_sdt_thunk_why(prog)))
+		return ERR_PTR(-EINVAL);
+	e.buf = kzalloc(SDT_THUNK_MAX, GFP_KERNEL);
+	if (!e.buf)
+		return ERR_PTR(-ENOMEM);
+	code = execmem_alloc(EXECMEM_KPROBES, PAGE_SIZE);
+	if (!code) {
+		kfree(e.buf);
+		return ERR_PTR(-ENOMEM);
+	}
+	e.code = code;
+
+	EMIT(&e, 0x55);				/* push %rbp */
+	EMIT(&e, 0x48, 0x89, 0xe5);		/* mov %rsp, %rbp */
+	EMIT(&e, 0x9c);				/* pushfq */
+	if (cpu_feature_enabled(X86_FEATURE_SMAP))
+		EMIT(&e, 0x0f, 0x01, 0xca);	/* clac */
+	for (i = 0; i < ARRAY_SIZE(sdt_thunk_saved); i++) {
+		emit_rex(&e, false, 0, sdt_thunk_saved[i]);
+		EMIT(&e, 0x50 | (sdt_thunk_saved[i] & 7));	/* push */
+	}
+	if (e.nargs) {
+		EMIT(&e, 0x48, 0x81, 0xec);	/* sub $imm32, %rsp */
+		emit32(&e, 8 * e.nargs);
+	}
+	for (i = 0; i < e.nargs; i++)
+		emit_arg(&e, i, &prog->arg[i]);
+
+	if (IS_ENABLED(CONFIG_PREEMPT_COUNT)) {
+		EMIT(&e, 0x65, 0xff, 0x04, 0x25);	/* incl %gs:pc */
+		emit32(&e, pc);
+	}
+	if (IS_ENABLED(CONFIG_PREEMPTION)) {
+		emit_movabs(&e, RAX, (unsigned long)call->live);
+		EMIT(&e, 0x80, 0x38, 0x00);		/* cmpb $0, (%rax) */
+		EMIT(&e, 0x0f, 0x84);			/* je skip */
+		skip = e.buf + e.len;
+		emit32(&e, 0);
+	}
+	emit_movabs(&e, RAX, (__force unsigned long)call->hits);
+	EMIT(&e, 0x65, 0x48, 0xff, 0x00);		/* incq %gs:(%rax) */
+	emit_movabs(&e, RDI, (unsigned long)call->data);
+	EMIT(&e, 0x48, 0x89, 0xe6);			/* mov %rsp, %rsi */
+	EMIT(&e, 0xba);					/* mov $nargs, %edx */
+	emit32(&e, e.nargs);
+	if (!emit_call(&e, call->func))
+		goto out_of_reach;
+	if (skip) {
+		s32 rel = e.buf + e.len - (skip + 4);
+
+		memcpy(skip, &rel, sizeof(rel));
+	}
+	if (IS_ENABLED(CONFIG_PREEMPT_COUNT)) {
+		EMIT(&e, 0x65, 0xff, 0x0c, 0x25);	/* decl %gs:pc */
+		emit32(&e, pc);
+	}
+#ifdef CONFIG_PREEMPTION
+	/* preempt_enable_notrace(): zero means a reschedule is due. */
+	EMIT(&e, 0x75, 0x05);				/* jnz +5 */
+#ifdef CONFIG_PREEMPT_DYNAMIC
+	if (!emit_call(&e, (void *)STATIC_CALL_TRAMP_ADDR(preempt_schedule_notrace)))
+		goto out_of_reach;
+#else
+	if (!emit_call(&e, (void *)preempt_schedule_notrace))
+		goto out_of_reach;
+#endif
+#endif
+	if (e.nargs) {
+		EMIT(&e, 0x48, 0x81, 0xc4);	/* add $imm32, %rsp */
+		emit32(&e, 8 * e.nargs);
+	}
+	for (i = ARRAY_SIZE(sdt_thunk_saved); i--; ) {
+		emit_rex(&e, false, 0, sdt_thunk_saved[i]);
+		EMIT(&e, 0x58 | (sdt_thunk_saved[i] & 7));	/* pop */
+	}
+	EMIT(&e, 0x9d);				/* popfq */
+	EMIT(&e, 0x5d);				/* pop %rbp */
+	if (!cpu_feature_enabled(X86_FEATURE_CALL_DEPTH) &&
+	    cpu_feature_enabled(X86_FEATURE_RETHUNK)) {
+		if (!emit_branch(&e, JMP32_INSN_OPCODE, (void *)x86_return_thunk))
+			goto out_of_reach;
+	} else {
+		EMIT(&e, RET_INSN_OPCODE, INT3_INSN_OPCODE);
+	}
+	if (WARN_ON_ONCE(e.len > SDT_THUNK_MAX))
+		goto out_of_reach;
+
+	/* Read-only and executable, then written as text is (kprobes' way). */
+	set_memory_rox((unsigned long)code, 1);
+	text_poke_copy(code, e.buf, e.len);
+	kfree(e.buf);
+	return code;
+
+out_of_reach:
+	kfree(e.buf);
+	execmem_free(code);
+	return ERR_PTR(-ERANGE);
+}
+
+/**
+ * arch_sdt_thunk_free - free a thunk no task can be running
+ * @code: from arch_sdt_thunk_make()
+ *
+ * In process context: after an RCU-tasks grace period since no site
+ * calls it (see the top).
+ */
+void arch_sdt_thunk_free(void *code)
+{
+	execmem_free(code);
+}
