@@ -328,13 +328,20 @@ bool mark_desc_direct(const struct marker_desc *desc);
 enum sdt_state {
 	SDT_DORMANT,
 	SDT_CALL,		/* patched into a call of the SDT trampoline */
+	SDT_THUNK,		/* patched into a call of its own thunk */
 	SDT_KPROBE,		/* an int3 kprobe */
 	SDT_OPTIMIZED,		/* a kprobe optimized into a jump */
 	SDT_ERROR,		/* arming failed */
 };
 
-/* How SDT sites are armed from now on: a call (default), or a kprobe. */
+/*
+ * How SDT sites are armed from now on: a call (default) of their own
+ * thunk where one can be made (sdt_use_thunks, default) or of the
+ * trampoline; or a kprobe.
+ */
 extern bool sdt_use_kprobes;
+extern bool sdt_use_thunks;
+void *sdt_thunk_code(const struct marker_entry *e);
 enum sdt_state sdt_state(const struct marker_entry *e, int *error);
 const char *sdt_why(const struct marker_entry *e);
 unsigned int sdt_faults(const struct marker_entry *e);
@@ -407,6 +414,7 @@ static inline bool marker_key_is_sdt(const char *key)
 struct marker_probes *marker_alloc_probes(unsigned int room, gfp_t gfp);
 unsigned int marker_count_sites(const char *key, unsigned int *armed);
 int sdt_site_info(const char *key, void **addr, unsigned int *faults);
+unsigned int sdt_count_thunks(const char *key, unsigned int *calls);
 const char *sdt_site_why(const char *key);
 void *marker_gone_call(void);
 void sdt_wait_kprobe_optimizer(void);

@@ -41,6 +41,36 @@ unsigned int marker_count_sites(const char *key, unsigned int *armed)
 EXPORT_SYMBOL_IF_KUNIT(marker_count_sites);
 
 /**
+ * sdt_count_thunks - count the SDT sites of a key armed with a thunk
+ * @key: "provider:name"
+ * @calls: if not NULL, set to the number armed with the trampoline
+ *
+ * Return: the number of its sites that call their own thunk.
+ */
+unsigned int sdt_count_thunks(const char *key, unsigned int *calls)
+{
+	struct marker_entry *e;
+	struct marker_name *mn;
+	unsigned int n = 0, c = 0;
+
+	mutex_lock(&marker_mutex);
+	mn = marker_find_name(key);
+	if (mn) {
+		for_each_marker_site(e, mn) {
+			if (e->site->kind != MARKER_KIND_SDT)
+				continue;
+			n += sdt_state(e, NULL) == SDT_THUNK;
+			c += sdt_state(e, NULL) == SDT_CALL;
+		}
+	}
+	mutex_unlock(&marker_mutex);
+	if (calls)
+		*calls = c;
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(sdt_count_thunks);
+
+/**
  * sdt_site_info - the first SDT site of a "provider:name", for tests
  * @key: "provider:name"
  * @addr: set to the site's address
@@ -48,7 +78,8 @@ EXPORT_SYMBOL_IF_KUNIT(marker_count_sites);
  *
  * Return: -ENOENT without such a site; else the site's state: a negative
  * error if arming failed, 0 dormant, 1 armed with an int3 kprobe, 2 armed
- * with an optimized kprobe, 3 armed with a call.
+ * with an optimized kprobe, 3 armed with a call of the trampoline, 4 with a
+ * call of its thunk.
  */
 int sdt_site_info(const char *key, void **addr, unsigned int *faults)
 {
@@ -77,6 +108,9 @@ int sdt_site_info(const char *key, void **addr, unsigned int *faults)
 			break;
 		case SDT_CALL:
 			ret = 3;
+			break;
+		case SDT_THUNK:
+			ret = 4;
 			break;
 		case SDT_ERROR:
 			ret = err;
@@ -184,8 +218,8 @@ static bool marker_entry_consistent(struct marker_entry *e)
 		return true;
 	}
 	state = sdt_state(e, NULL);
-	calls = state == SDT_CALL;
-	if (arch_sdt_site_calls(code) != calls)
+	calls = state == SDT_CALL || state == SDT_THUNK;
+	if (arch_sdt_site_calls(code, sdt_thunk_code(e)) != calls)
 		return false;
 	/*
 	 * A kprobe being unoptimized lingers, disabled, after it was

@@ -5,27 +5,40 @@
  * An SDT site (<linux/sdt.h>) is a 5-byte NOP and an operand spec saying
  * where each argument lives. This file is the mechanism of SDT sites
  * (struct marker_kind_ops, registered with the core). When a key gets
- * probes, the registry (core.c) arms its sites through it: the spec is decoded once into a program
- * (arch_sdt_parse()), then the site is armed by one of two mechanisms:
+ * probes, the registry (core.c) arms its sites through it: the spec is
+ * decoded once into a program (arch_sdt_parse()), then the site is armed
+ * by one of three mechanisms:
  *
- * call		the default: the NOP is patched into a CALL of the SDT
- *		trampoline (arch_sdt_trampoline()), in the change's text_poke
- *		batch. The trampoline saves every register and the flags in a
- *		struct pt_regs and calls sdt_trampoline_handler(), which finds
- *		the site by its address in an RCU hash table.
+ * thunk	the default: the NOP is patched into a CALL of code generated
+ *		for this site when it is armed (arch_sdt_thunk_make()), which
+ *		saves the caller-saved registers, stores each operand into
+ *		the probes' u64 array, and calls the probe directly (or
+ *		sdt_thunk_iterate() when the site has several), all in the
+ *		change's text_poke batch. A site whose operands a thunk
+ *		cannot read safely (memory through a register: see
+ *		arch_sdt_thunk_why()), or whose thunk cannot be made, gets
+ *		the trampoline instead.
+ * call		the NOP is patched into a CALL of the SDT trampoline
+ *		(arch_sdt_trampoline()). The trampoline saves every register
+ *		and the flags in a struct pt_regs and calls
+ *		sdt_trampoline_handler(), which finds the site by its address
+ *		in an RCU hash table.
  * kprobe	a kprobe on the NOP, optimized into a jump where kprobes can
- *		(the mechanism before; kept to compare, and selected with
- *		/sys/kernel/debug/markers/sdt_mechanism).
+ *		(the mechanism before; kept to compare).
  *
- * Either way the handler fetches the arguments (arch_sdt_fetch()) and
- * calls the probes. sdt_disarm() stops the site calling probes and
- * unpatches it; sdt_reap(), once marker_mutex is dropped, unregisters the
- * kprobes of every site a change disarmed at once, or just waits for the
- * trampoline's running handlers: one grace period.
+ * /sys/kernel/debug/markers/sdt_mechanism selects one for the sites armed
+ * from then on. Through the trampoline or a kprobe, the handler fetches
+ * the arguments (arch_sdt_fetch()) and calls the probes.
+ *
+ * sdt_disarm() stops the site calling probes and unpatches it; sdt_reap(),
+ * once marker_mutex is dropped, unregisters the kprobes of every site a
+ * change disarmed at once, or just waits for the trampoline's running
+ * handlers: one grace period. A thunk the sites no longer call is freed
+ * after an RCU-tasks grace period (see sdt_thunks_kill()).
  *
  * Arming with a kprobe is in sdt_kprobe.c. Everything here runs under
- * marker_mutex, but the trampoline's handler, sdt_reap() and
- * sdt_text_reserved().
+ * marker_mutex, but the trampoline's handler, sdt_thunk_iterate(),
+ * sdt_reap(), the freeing of thunks and sdt_text_reserved().
  *
  * A change's batch keeps one list of struct sdt_site for this mechanism
  * (marker_batch_list()): at its head the reservations sdt_reserve() made
@@ -51,6 +64,16 @@
 /* Call-armed sites, by address, for the trampoline; under RCU. */
 #define SDT_CALL_BITS	8
 static DEFINE_HASHTABLE(sdt_calls, SDT_CALL_BITS);
+
+/* Arm with a thunk where one can be made (sdt_mechanism "thunk"). */
+bool sdt_use_thunks = true;
+EXPORT_SYMBOL_IF_KUNIT(sdt_use_thunks);
+
+/*
+ * Thunks the sites no longer call, or will not once the change's text is
+ * written: sdt_thunks_kill() takes them then. Under marker_mutex.
+ */
+static LIST_HEAD(sdt_thunks_retired);
 
 /* The number of arguments in an SDT operand spec. */
 static int sdt_spec_nargs(const char *spec)
@@ -149,6 +172,102 @@ notrace void sdt_trampoline_handler(struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(sdt_trampoline_handler);
 
+/**
+ * sdt_thunk_iterate - what a thunk calls when its site has several probes
+ * @data: the site's probes, a struct marker_probes
+ * @args: the site's arguments
+ * @nargs: how many
+ *
+ * Called by thunks only, with preemption disabled. @data stays valid for
+ * as long as its thunk may call this: see sdt_thunks_kill().
+ */
+static notrace void sdt_thunk_iterate(void *data, const u64 *args,
+				      unsigned int nargs)
+{
+	const struct marker_probes *probes = data;
+	unsigned int i;
+
+	for (i = 0; i < probes->nr; i++)
+		probes->probe[i].sdt_func(probes->probe[i].data, args, nargs);
+}
+
+NOKPROBE_SYMBOL(sdt_thunk_iterate);
+
+/*
+ * The thunk of @ss for @probes: it calls the probe, or sdt_thunk_iterate()
+ * for several. NULL when there can be none (see arch_sdt_thunk_why()) or
+ * it could not be made: the site then gets the trampoline.
+ */
+static struct sdt_thunk *sdt_thunk_make(struct sdt_site *ss,
+					struct marker_probes *probes)
+{
+	struct sdt_thunk_call call = { .hits = ss->hits };
+	struct sdt_thunk *th;
+
+	if (!sdt_use_thunks || arch_sdt_thunk_why(&ss->prog))
+		return NULL;
+	th = kzalloc(sizeof(*th), GFP_KERNEL);
+	if (!th)
+		return NULL;
+	th->live = true;
+	call.live = &th->live;
+	if (probes->nr == 1) {
+		call.func = probes->probe[0].sdt_func;
+		call.data = probes->probe[0].data;
+	} else {
+		call.func = sdt_thunk_iterate;
+		call.data = probes;
+	}
+	th->code = arch_sdt_thunk_make(&ss->prog, &call);
+	if (IS_ERR(th->code)) {
+		kfree(th);
+		return NULL;
+	}
+	return th;
+}
+
+static void sdt_thunk_free_work(struct work_struct *work)
+{
+	struct sdt_thunk *th = container_of(work, struct sdt_thunk, free_work);
+
+	arch_sdt_thunk_free(th->code);
+	kfree(th);
+}
+
+/* Freeing executable memory resets its permissions: in process context. */
+static void sdt_thunk_free_rcu(struct rcu_head *rcu)
+{
+	struct sdt_thunk *th = container_of(rcu, struct sdt_thunk, rcu);
+
+	INIT_WORK(&th->free_work, sdt_thunk_free_work);
+	schedule_work(&th->free_work);
+}
+
+/**
+ * sdt_thunks_kill - let go of the thunks the change's sites no longer call
+ * @b: the batch of the change, whose text is written
+ *
+ * Under marker_mutex. No site calls them now, but a task may still be in
+ * one: with CONFIG_PREEMPTION, preempted there. Clear @live, which such a
+ * task tests with preemption disabled before it calls a probe: after the
+ * grace period the change waits for when it detached a probe, no retired
+ * thunk calls one. Their memory, and the probe array an iterating thunk
+ * reads, go after an RCU-tasks grace period, when no task can be in them
+ * (without CONFIG_PREEMPTION, call_rcu_tasks() is call_rcu(): nothing
+ * preempts a thunk).
+ */
+static void sdt_thunks_kill(struct marker_batch *b)
+{
+	struct sdt_thunk *th, *tmp;
+
+	lockdep_assert_held(&marker_mutex);
+	list_for_each_entry_safe(th, tmp, &sdt_thunks_retired, retired) {
+		WRITE_ONCE(th->live, false);
+		list_del(&th->retired);
+		call_rcu_tasks(&th->rcu, sdt_thunk_free_rcu);
+	}
+}
+
 /* Is @e armed, or being armed, with its kprobe? Under RCU. */
 static bool sdt_kprobe_armed(const struct marker_entry *e)
 {
@@ -239,6 +358,26 @@ static int sdt_reserve(struct marker_entry *e, struct marker_batch *b,
 	return 0;
 }
 
+/*
+ * The probes of @ss, armed with a thunk, change to @probes: a thunk for
+ * them replaces the one the site calls, or, if none can be made, the
+ * trampoline does, in the change's batch. The old one is retired; until
+ * the batch is written the site still calls it, and its probes, which
+ * are still valid until the change's grace period.
+ */
+static void sdt_thunk_rearm(struct sdt_site *ss, struct marker_probes *probes,
+			    struct marker_batch *b)
+{
+	struct sdt_thunk *th = sdt_thunk_make(ss, probes);
+
+	list_add_tail(&ss->thunk->retired, &sdt_thunks_retired);
+	ss->thunk = th;
+	if (!th)
+		hash_add_rcu(sdt_calls, &ss->hnode, (unsigned long)ss->code);
+	marker_batch_patch(b, MARKER_INSN_SDT_CALL, ss->code,
+			   th ? th->code : NULL);
+}
+
 /**
  * sdt_arm - arm an SDT site with probes
  * @e: the site
@@ -293,8 +432,13 @@ static void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
 		return;
 	}
 	rcu_assign_pointer(ss->probes, probes);
-	if (ss->called || ss->registered)
+	if (ss->registered)
 		return;
+	if (ss->called) {
+		if (ss->thunk)
+			sdt_thunk_rearm(ss, probes, b);
+		return;
+	}
 	if (sdt_use_kprobes) {
 		sdt_arm_kprobe(ss);
 		return;
@@ -311,8 +455,14 @@ static void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
 		marker_warn_site(e, "a kprobe is on the site: %d\n", -EBUSY);
 		return;
 	}
-	hash_add_rcu(sdt_calls, &ss->hnode, (unsigned long)ss->code);
-	marker_batch_patch(b, MARKER_INSN_SDT_CALL, ss->code, NULL);
+	ss->thunk = sdt_thunk_make(ss, probes);
+	if (ss->thunk) {
+		marker_batch_patch(b, MARKER_INSN_SDT_CALL, ss->code,
+				   ss->thunk->code);
+	} else {
+		hash_add_rcu(sdt_calls, &ss->hnode, (unsigned long)ss->code);
+		marker_batch_patch(b, MARKER_INSN_SDT_CALL, ss->code, NULL);
+	}
 	ss->called = true;
 }
 
@@ -335,7 +485,11 @@ static void sdt_disarm(struct marker_entry *e, struct marker_batch *b)
 		return;
 	RCU_INIT_POINTER(ss->probes, NULL);
 	if (ss->called) {
-		hash_del_rcu(&ss->hnode);
+		if (ss->thunk)
+			list_add_tail(&ss->thunk->retired, &sdt_thunks_retired);
+		else
+			hash_del_rcu(&ss->hnode);
+		ss->thunk = NULL;
 		if (!e->gone)
 			marker_batch_patch(b, MARKER_INSN_SDT_NOP, ss->code, NULL);
 		b->wait = true;
@@ -412,7 +566,7 @@ enum sdt_state sdt_state(const struct marker_entry *e, int *error)
 		return SDT_ERROR;
 	}
 	if (ss->called)
-		return SDT_CALL;
+		return ss->thunk ? SDT_THUNK : SDT_CALL;
 	if (!ss->registered)
 		return SDT_DORMANT;
 	return sdt_optimized(ss) ? SDT_OPTIMIZED : SDT_KPROBE;
@@ -428,6 +582,13 @@ const char *sdt_why(const struct marker_entry *e)
 	if (!e->sdt || !e->sdt->error)
 		return NULL;
 	return e->sdt->why ?: e->sdt->prog.why;
+}
+
+/* The thunk the SDT site @e calls, or NULL. */
+void *sdt_thunk_code(const struct marker_entry *e)
+{
+	lockdep_assert_held(&marker_mutex);
+	return e->sdt && e->sdt->thunk ? e->sdt->thunk->code : NULL;
 }
 
 /* The memory operands of @e that faulted since it was armed. */
@@ -470,6 +631,7 @@ static bool sdt_armed(const struct marker_entry *e)
 {
 	switch (sdt_state(e, NULL)) {
 	case SDT_CALL:
+	case SDT_THUNK:
 	case SDT_KPROBE:
 	case SDT_OPTIMIZED:
 		return true;
@@ -525,6 +687,9 @@ static void sdt_show(struct seq_file *m, const struct marker_entry *e)
 	case SDT_CALL:
 		seq_puts(m, "call");
 		break;
+	case SDT_THUNK:
+		seq_puts(m, "thunk");
+		break;
 	case SDT_KPROBE:
 		seq_puts(m, "kprobe");
 		break;
@@ -554,6 +719,7 @@ static const struct marker_kind_ops sdt_ops = {
 	.event_why	= sdt_event_why,
 	.object_del	= sdt_object_del,
 	.init_gone	= sdt_init_gone,
+	.after_patch	= sdt_thunks_kill,
 	.reap		= sdt_reap,
 	.show		= sdt_show,
 	.counts		= sdt_counts,

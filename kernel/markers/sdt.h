@@ -12,9 +12,24 @@
 #include <linux/list.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/workqueue.h>
 #include <asm/sdt-decode.h>
 
 #include "internal.h"
+
+/*
+ * The generated code of one call-armed site (arch_sdt_thunk_make()), for
+ * one array of probes: a change of its probes makes a new one. It is
+ * freed after an RCU-tasks grace period once no site calls it; @live is
+ * cleared before the normal grace period that lets its probes go.
+ */
+struct sdt_thunk {
+	void *code;
+	bool live;
+	struct list_head retired;	/* in sdt_thunks_retired */
+	struct rcu_head rcu;
+	struct work_struct free_work;
+};
 
 /*
  * An armed SDT site: its mechanism, its decoded operand spec, and its
@@ -28,6 +43,7 @@ struct sdt_site {
 	void *code;
 	struct marker_probes __rcu *probes;
 	bool called;			/* armed with a call */
+	struct sdt_thunk *thunk;	/* ... of this, not the trampoline */
 	bool kprobe;			/* armed, or being armed, with kp */
 	bool registered;		/* armed with kp */
 	struct kprobe kp;

@@ -162,14 +162,15 @@ void sdt_unregister_kprobes(struct list_head *list, unsigned int n)
 static ssize_t sdt_mechanism_read(struct file *file, char __user *ubuf,
 				  size_t len, loff_t *ppos)
 {
-	const char *m = READ_ONCE(sdt_use_kprobes) ? "kprobe\n" : "call\n";
+	const char *m = READ_ONCE(sdt_use_kprobes) ? "kprobe\n" :
+			READ_ONCE(sdt_use_thunks) ? "thunk\n" : "call\n";
 
 	return simple_read_from_buffer(ubuf, len, ppos, m, strlen(m));
 }
 
 /*
- * "call" or "kprobe": how SDT sites are armed from now on. Sites armed
- * already keep their mechanism until disarmed.
+ * "thunk", "call" or "kprobe": how SDT sites are armed from now on (see
+ * sdt.c). Sites armed already keep their mechanism until disarmed.
  */
 static ssize_t sdt_mechanism_write(struct file *file, const char __user *ubuf,
 				   size_t len, loff_t *ppos)
@@ -178,12 +179,17 @@ static ssize_t sdt_mechanism_write(struct file *file, const char __user *ubuf,
 
 	if (len >= sizeof(buf) || copy_from_user(buf, ubuf, len))
 		return -EINVAL;
-	if (!strcmp(strim(buf), "call"))
+	if (!strcmp(strim(buf), "thunk")) {
 		WRITE_ONCE(sdt_use_kprobes, false);
-	else if (!strcmp(strim(buf), "kprobe"))
+		WRITE_ONCE(sdt_use_thunks, true);
+	} else if (!strcmp(strim(buf), "call")) {
+		WRITE_ONCE(sdt_use_kprobes, false);
+		WRITE_ONCE(sdt_use_thunks, false);
+	} else if (!strcmp(strim(buf), "kprobe")) {
 		WRITE_ONCE(sdt_use_kprobes, true);
-	else
+	} else {
 		return -EINVAL;
+	}
 	return len;
 }
 

@@ -8,8 +8,8 @@
  * the jump); armed, it is that jump again. A MARK() site's out-of-line
  * CALL goes to __marker_slowpath() or to a probe.
  *
- * An SDT site's 5-byte NOP becomes a CALL of arch_sdt_trampoline()
- * (sdt_trampoline_64.S).
+ * An SDT site's 5-byte NOP becomes a CALL of its thunk (sdt_thunk.c) or
+ * of arch_sdt_trampoline() (sdt_trampoline_64.S).
  *
  * The registry queues the instructions of one change in address order, as
  * text_poke_queue() wants, then applies them: one text_poke batch, three
@@ -74,9 +74,12 @@ static void marker_insn(struct marker_patch *p)
 		p->len = sizeof(sdt_nop5);
 		break;
 	case MARKER_INSN_SDT_CALL:
-		/* Directly: the trampoline accounts for the call itself. */
+		/*
+		 * Of the site's thunk, or without one of the trampoline;
+		 * directly: neither accounts for the call (see them).
+		 */
 		memcpy(p->insn, text_gen_insn(CALL_INSN_OPCODE, code,
-					      arch_sdt_trampoline),
+					      dest ?: arch_sdt_trampoline),
 		       CALL_INSN_SIZE);
 		p->len = CALL_INSN_SIZE;
 		break;
@@ -158,10 +161,10 @@ bool arch_marker_call_goes_to(const void *code, void *func)
 }
 EXPORT_SYMBOL_IF_KUNIT(arch_marker_call_goes_to);
 
-/* Is the SDT site at @code a CALL of the trampoline? */
-bool arch_sdt_site_calls(const void *code)
+/* Is the SDT site at @code a CALL of @thunk, or if NULL of the trampoline? */
+bool arch_sdt_site_calls(const void *code, void *thunk)
 {
-	return marker_call_dest(code) == arch_sdt_trampoline;
+	return marker_call_dest(code) == (thunk ?: arch_sdt_trampoline);
 }
 EXPORT_SYMBOL_IF_KUNIT(arch_sdt_site_calls);
 #endif /* CONFIG_KUNIT */

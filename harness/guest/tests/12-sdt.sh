@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # SDT sites in a running kernel: listed with their operand specs, armed
-# with a call of the trampoline, and through optimized kprobes and int3
+# with a call of their own thunk and of the trampoline, and through
+# optimized kprobes and int3
 # (optimization off) once the mechanism is switched, arguments decoded,
 # the module unloaded under an armed probe, EPERM on a count mismatch.
 . /harness/lib.sh
@@ -20,15 +21,22 @@ grep -q '^sdt_example:types sdt "-1@[^ ]* 1@[^ ]* -2@[^ ]* 2@[^ ]* -4@[^ ]* 4@[^
 	fail "operand sizes: $(grep sdt_example:types $L)"
 grep -q '^sdt_example:from_asm sdt "-8@%rax 8@%rsi" ' $L || fail ".S site spec"
 
-# A call of the trampoline, the default mechanism.
-expect_eq "mechanism" "$(cat $MECH)" "call"
-sdt_probe_example name=types nargs=8 || fail "attach to types"
-grep -q '^sdt_example:types .* call 1 ' $L || fail "not a call: $(grep sdt_example:types $L)"
-n=$(hits "sdt_example:types")
-cat /proc/sdt-example
-expect_eq "types hits" "$(hits "sdt_example:types")" "$((n + 1))"
-step_dmesg | grep -q "sdt_probe_example: sdt_example:types arg0=-1 arg1=255 arg2=-2 arg3=65535 arg4=-3 arg5=4294967294 arg6=-4 arg7=-1$" ||
-	fail "decoded arguments: $(step_dmesg | grep 'sdt_example:types arg' | tail -n 1)"
+# A call of the site's own thunk, the default mechanism, then of the
+# trampoline: the same arguments.
+expect_eq "mechanism" "$(cat $MECH)" "thunk"
+for m in thunk call; do
+	echo $m > $MECH || fail "switch to $m"
+	expect_eq "mechanism" "$(cat $MECH)" "$m"
+	sdt_probe_example name=types nargs=8 || fail "attach to types"
+	grep -q "^sdt_example:types .* $m 1 " $L || fail "not a $m: $(grep sdt_example:types $L)"
+	n=$(hits "sdt_example:types")
+	cat /proc/sdt-example
+	expect_eq "types hits ($m)" "$(hits "sdt_example:types")" "$((n + 1))"
+	step_dmesg | grep "sdt_probe_example: sdt_example:types arg" | tail -n 1 |
+		grep -q "arg0=-1 arg1=255 arg2=-2 arg3=65535 arg4=-3 arg5=4294967294 arg6=-4 arg7=-1$" ||
+		fail "decoded arguments ($m): $(step_dmesg | grep 'sdt_example:types arg' | tail -n 1)"
+	[ $m = thunk ] && rmmod sdt_probe_example
+done
 # A kprobe on a site is refused with EBUSY, armed or dormant: the site
 # is reserved for as long as it exists.
 at=$(grep '^sdt_example:types ' $L | sed 's/.*" \([^ ]*\)\/0x[0-9a-f]* .*/\1/')
@@ -95,4 +103,5 @@ grep -q "Operation not permitted" /tmp/err || fail "mismatch error: $(cat /tmp/e
 cmp -s $L /tmp/sdt.list || fail "listing changed by a rejected probe"
 rmmod sdt_example
 grep -q '^sdt_example:' $L && fail "sites left after rmmod"
+echo thunk > $MECH
 exit 0

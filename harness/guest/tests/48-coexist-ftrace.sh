@@ -98,7 +98,8 @@ rounds=4
 r=0
 while [ $r -lt $rounds ]; do
 	if [ $((r % 2)) = 0 ]; then
-		echo call > $MECH; st=call
+		m=thunk; [ $r = 2 ] && m=call
+		echo $m > $MECH; st=$m
 	else
 		echo kprobe > $MECH; st='\(kprobe\|optimized\)'
 	fi
@@ -109,12 +110,12 @@ while [ $r -lt $rounds ]; do
 	r=$((r + 1))
 done
 check "sequential storm"
-echo call > $MECH
+echo thunk > $MECH
 
 # The sites armed, ftrace patching their functions' entries between fires.
-for m in call kprobe; do
+for m in thunk call kprobe; do
 	echo $m > $MECH
-	case $m in call) arm call ;; kprobe) arm optimized ;; esac
+	case $m in thunk | call) arm $m ;; kprobe) arm optimized ;; esac
 	j=0
 	while [ $j -lt 2 ]; do
 		untrace
@@ -126,7 +127,7 @@ for m in call kprobe; do
 	disarm
 	check "ftrace switched under $m-armed sites"
 done
-echo call > $MECH
+echo thunk > $MECH
 
 # A background arm/disarm storm (both mechanisms) while the functions are
 # traced and fired: every entry traced, at most one event a call.
@@ -135,7 +136,8 @@ rm -f /tmp/cx48.stop
 	n=0
 	while [ ! -f /tmp/cx48.stop ]; do
 		echo kprobe > $MECH && arm_cmd enable > $C && arm_cmd disable > $C &&
-		echo call > $MECH && arm_cmd enable > $C && arm_cmd disable > $C ||
+		echo call > $MECH && arm_cmd enable > $C && arm_cmd disable > $C &&
+		echo thunk > $MECH && arm_cmd enable > $C && arm_cmd disable > $C ||
 			echo "control write failed" > /tmp/cx48.err
 		n=$((n + 4))
 	done
@@ -161,7 +163,7 @@ M=$((M + md)) SC=$((SC + sd))
 SR=$(sdt_lines sdt_example:read) ST=$(sdt_lines sdt_example:types)
 SI=$(sdt_lines sdt_example:in_asm)
 check "background arm storm under the function tracer"
-echo call > $MECH
+echo thunk > $MECH
 
 # A background ftrace storm (the entries' calls patched in and out) while
 # the sites are armed, fired and disarmed: every event exact.

@@ -192,9 +192,9 @@ check_bytes() {
 }
 
 ARMED=0 KPON=0
-for m in call optimized kprobe; do
+for m in thunk call optimized kprobe; do
 	case $m in
-	call) echo call > $MECH; state=call byte=e8 ;;
+	thunk | call) echo $m > $MECH; state=$m byte=e8 ;;
 	optimized) echo kprobe > $MECH; state=optimized byte=e9 ;;
 	kprobe) echo 0 > $OPT; state=kprobe byte=cc ;;
 	esac
@@ -223,7 +223,7 @@ for m in call optimized kprobe; do
 	disarm
 done
 echo 1 > $OPT
-echo call > $MECH
+echo thunk > $MECH
 echo 0 > /sys/kernel/rcu_expedited
 
 # Everything gone: the text is as it was, and the sites still fire.

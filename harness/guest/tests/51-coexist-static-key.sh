@@ -76,10 +76,10 @@ check() {
 # The 8 states along a 3-bit Gray code (flips of bits 0 1 0 2 0 1 0 2),
 # back to all off; under each mechanism another side is bit 0.
 steps=0
-for m in call kprobe; do
+for m in thunk call kprobe; do
 	echo $m > $MECH || fail "mechanism $m"
 	case $m in
-	call) SDT_STATE=call; order="key mark key sdt key mark key sdt" ;;
+	thunk | call) SDT_STATE=$m; order="key mark key sdt key mark key sdt" ;;
 	kprobe) SDT_STATE=optimized; order="sdt key sdt mark sdt key sdt mark" ;;
 	esac
 	fire
@@ -91,7 +91,7 @@ for m in call kprobe; do
 		steps=$((steps + 1))
 	done
 done
-echo call > $MECH
+echo thunk > $MECH
 
 # The key switched in the background while the MARK and SDT sites are
 # armed, fired and disarmed: their counts exact, the key's branch taken
@@ -163,10 +163,10 @@ md=$(( $(mark_lines) - m0 )) sd=$(( $(sdt_lines) - s0 ))
 EM=$((EM + md)) ES=$((ES + sd))
 grep -q '^fixture_coexist mark .* dormant 0 ' $L || fail "left armed: $(grep '^fixture_coexist ' $L)"
 wait_listing fixture:coexist ' dormant 0 ' || fail "left armed: $(grep '^fixture:coexist ' $L)"
-echo call > $MECH
+echo thunk > $MECH
 
 # At rest again: all three on, then all off, exact.
-SDT_STATE=call
+SDT_STATE=thunk
 set_key 1
 set_mark 1
 set_sdt 1

@@ -271,12 +271,14 @@ static void sdt_diff_run(struct kunit *test, int i)
 /* The mechanisms that arm SDT sites. */
 struct sdt_diff_mech {
 	const char *name;
+	bool calls;		/* !sdt_use_thunks: the trampoline */
 	bool kprobes;		/* sdt_use_kprobes */
 	bool int3_only;		/* sdt_int3_only */
 };
 
 static const struct sdt_diff_mech sdt_diff_mechs[] = {
-	{ "call" },
+	{ "thunk" },
+	{ "call", .calls = true },
 	{ "kprobe", .kprobes = true },
 	{ "int3", .kprobes = true, .int3_only = true },
 };
@@ -291,6 +293,7 @@ KUNIT_ARRAY_PARAM(sdt_diff_mech, sdt_diff_mechs, sdt_diff_mech_desc);
 static void sdt_diff_test_values(struct kunit *test)
 {
 	const struct sdt_diff_mech *m = test->param_value;
+	unsigned int thunks, calls;
 	int cpu, i, ret;
 
 	sdt_diff_escape();
@@ -299,9 +302,11 @@ static void sdt_diff_test_values(struct kunit *test)
 		per_cpu(sdt_diff_pcpu64, cpu) = 0x8000000000000000ULL + cpu;
 	}
 	KUNIT_ASSERT_GE(test, ARRAY_SIZE(sdt_diff_cases), 200);
+	sdt_use_thunks = !m->calls;
 	sdt_use_kprobes = m->kprobes;
 	sdt_int3_only = m->int3_only;
 	ret = sdt_set_probe("sdt_diff", "site", 1, sdt_diff_probe, NULL);
+	sdt_use_thunks = true;
 	sdt_use_kprobes = false;
 	sdt_int3_only = false;
 	KUNIT_ASSERT_EQ(test, ret, 0);
@@ -309,6 +314,13 @@ static void sdt_diff_test_values(struct kunit *test)
 							NULL), 0);
 	if (m->kprobes && !m->int3_only)
 		sdt_wait_kprobe_optimizer();
+	thunks = sdt_count_thunks("sdt_diff:site", &calls);
+	kunit_info(test, "%s: %u sites call their thunk, %u the trampoline\n",
+		   m->name, thunks, calls);
+	if (!m->kprobes && !m->calls)
+		KUNIT_EXPECT_GT(test, thunks, ARRAY_SIZE(sdt_diff_cases) / 2);
+	else
+		KUNIT_EXPECT_EQ(test, thunks, 0);
 	for (i = 0; i < 16; i += 5)
 		sdt_diff_run(test, i);
 }

@@ -116,7 +116,7 @@ enum marker_insn {
 	MARKER_INSN_JUMP,	/* its jump to @dest */
 	MARKER_INSN_CALL,	/* a CALL of @dest (a MARK() site's call) */
 	MARKER_INSN_SDT_NOP,	/* an SDT site's NOP */
-	MARKER_INSN_SDT_CALL,	/* its CALL of the SDT trampoline */
+	MARKER_INSN_SDT_CALL,	/* a CALL of dest (a thunk), or of the trampoline */
 };
 
 /*
@@ -130,7 +130,7 @@ void arch_marker_transform_apply(void);
 /* The text of a site as the arch reads it: for kernel/markers/kunit.c. */
 bool arch_marker_site_jumps(const void *code);
 bool arch_marker_call_goes_to(const void *code, void *func);
-bool arch_sdt_site_calls(const void *code);
+bool arch_sdt_site_calls(const void *code, void *thunk);
 #endif
 
 #endif /* _ASM_X86_MARKER_H */
