@@ -26,6 +26,8 @@ import sys
 ROWS = ["baseline", "mark_dormant", "sdt_dormant", "tracepoint_dormant",
         "old_marker_dormant", "tracepoint_armed", "tracepoint_armed_2probes", "mark_armed",
         "mark_armed_2probes",
+        "sdt_thunk_1arg", "sdt_thunk_4args", "sdt_thunk_12args", "sdt_thunk_stack_arg",
+        "sdt_thunk_percpu",
         "sdt_call_1arg", "sdt_call_4args", "sdt_call_12args", "sdt_optprobe_1arg",
         "sdt_int3_1arg", "kprobe_entry", "mark_event", "trace_event", "sdt_event",
         "trace_printk", "bpf_mark_event", "bpf_trace_event", "bpf_raw_tp"]
@@ -177,9 +179,13 @@ def main():
                  why=": with two probes a MARK() site calls __marker_slowpath(), which "
                  "hands each probe a va_list of the site's argument array; a tracepoint "
                  "calls each probe directly with its typed arguments")
-    ratio_target("sdt_call_1arg", "tracepoint_armed", 2.0,
-                 why=": the trampoline saves all 15 registers and the flags, finds the site "
-                 "in a hash table and interprets its operand program")
+    thunk_why = (": a thunk saves and restores the 9 caller-saved registers (18 "
+                 "instructions), the flags, a frame for the unwinder, counts the hit and "
+                 "passes the arguments as a u64 array; the tracepoint's probe call passes "
+                 "them in registers")
+    ratio_target("sdt_thunk_1arg", "tracepoint_armed", 2.0, why=thunk_why)
+    ratio_target("sdt_thunk_4args", "tracepoint_armed", 2.5, why=thunk_why)
+    ratio_target("sdt_thunk_1arg", "sdt_call_1arg", 1.0, strict=True)
     ratio_target("mark_event", "trace_event", 1.1)
     ratio_target("bpf_mark_event", "bpf_trace_event", 1.1)
     ratio_target("mark_event", "trace_printk", 1.0, strict=True)

@@ -24,9 +24,14 @@
  *	tracepoint_armed_2probes	a tracepoint, two empty probes
  *	mark_armed		a MARK(), one empty probe (a direct call)
  *	mark_armed_2probes	a MARK(), two empty probes (the slow path)
- *	sdt_call_1arg		SDT sites armed with a call, 1, 4 and 12 args
- *	sdt_call_4args
- *	sdt_call_12args
+ *	sdt_thunk_1arg		SDT sites armed with a call of their own
+ *	sdt_thunk_4args		thunk (the default mechanism), 1, 4 and 12
+ *	sdt_thunk_12args	register or immediate args, one stack
+ *	sdt_thunk_stack_arg	operand (-4@8(%rsp)) and one per-CPU
+ *	sdt_thunk_percpu	operand (8@%gs:this_cpu_off)
+ *	sdt_call_1arg		the same 1, 4 and 12-arg sites armed with a
+ *	sdt_call_4args		call of the trampoline: the mechanism must
+ *	sdt_call_12args		be set to "call" first
  *	sdt_optprobe_1arg	the 1-arg site armed with a kprobe: its
  *	sdt_int3_1arg		mechanism must be set to "kprobe" first
  *				(/sys/kernel/debug/markers/sdt_mechanism),
@@ -166,6 +171,19 @@ static noinline __bench_noipa void fn_sdt12(int v)
 	barrier();
 }
 
+/* An operand in a stack slot, and one in this CPU's per-CPU area. */
+static noinline __bench_noipa void fn_sdt_stack(int v)
+{
+	asm volatile(SDT_PROBE_ASM(marker_bench, sdt_stack, "-4@8(%%rsp)") : :);
+	barrier();
+}
+
+static noinline __bench_noipa void fn_sdt_percpu(int v)
+{
+	asm volatile(SDT_PROBE_ASM(marker_bench, sdt_percpu, "8@%%gs:this_cpu_off") : :);
+	barrier();
+}
+
 static noinline __bench_noipa void fn_tp(int v)
 {
 	trace_marker_bench_tp(v);
@@ -234,6 +252,8 @@ BENCH_LOOP(fn_mark)
 BENCH_LOOP(fn_sdt)
 BENCH_LOOP(fn_sdt4)
 BENCH_LOOP(fn_sdt12)
+BENCH_LOOP(fn_sdt_stack)
+BENCH_LOOP(fn_sdt_percpu)
 BENCH_LOOP(fn_tp)
 BENCH_LOOP(fn_old)
 BENCH_LOOP(fn_kprobed)
@@ -249,6 +269,12 @@ static void bench_mark_probe(void *data, const char *fmt, va_list *args)
 
 static void bench_sdt_probe(void *data, const u64 *args, unsigned int n)
 {
+}
+
+/* Before an SDT row: a probe that counts, so that a site never armed shows. */
+static void bench_sdt_count(void *data, const u64 *args, unsigned int n)
+{
+	(*(unsigned int *)data)++;
 }
 
 static void bench_tp_probe(void *data, int v)
@@ -312,8 +338,19 @@ static int bench_mark_row(const char *id, const char *what, int nprobes)
 static int bench_sdt_row(const char *id, const char *what, const char *name,
 			 u64 (*loop)(unsigned int))
 {
-	int ret = sdt_set_probe("marker_bench", name, -1, bench_sdt_probe, NULL);
+	unsigned int hits = 0;
+	int ret;
 
+	ret = sdt_set_probe("marker_bench", name, -1, bench_sdt_count, &hits);
+	if (ret)
+		return ret;
+	loop(1);
+	sdt_disable_probe("marker_bench", name, bench_sdt_count, &hits);
+	if (hits != 1) {
+		pr_err("row %s: the probe never ran (%u hits)\n", id, hits);
+		return -EIO;
+	}
+	ret = sdt_set_probe("marker_bench", name, -1, bench_sdt_probe, NULL);
 	if (ret)
 		return ret;
 	bench_settle();
@@ -359,6 +396,7 @@ static int bench_kprobe_row(void)
 
 /* Rows that need the shell to set something up first: not in "all". */
 static const char * const bench_setup_rows[] = {
+	"sdt_call_1arg", "sdt_call_4args", "sdt_call_12args",
 	"sdt_optprobe_1arg", "sdt_int3_1arg", "mark_event", "trace_event",
 	"sdt_event", "bpf_mark_event", "bpf_trace_event", "bpf_raw_tp",
 };
@@ -409,6 +447,26 @@ static void bench_rows(const char *rows)
 	if (bench_want(rows, "mark_armed_2probes"))
 		ret = ret ?: bench_mark_row("mark_armed_2probes",
 					    "MARK(), two empty probes", 2);
+	if (bench_want(rows, "sdt_thunk_1arg"))
+		ret = ret ?: bench_sdt_row("sdt_thunk_1arg",
+					   "SDT site, thunk, 1 argument", "sdt",
+					   loop_fn_sdt);
+	if (bench_want(rows, "sdt_thunk_4args"))
+		ret = ret ?: bench_sdt_row("sdt_thunk_4args",
+					   "SDT site, thunk, 4 arguments", "sdt4",
+					   loop_fn_sdt4);
+	if (bench_want(rows, "sdt_thunk_12args"))
+		ret = ret ?: bench_sdt_row("sdt_thunk_12args",
+					   "SDT site, thunk, 12 arguments", "sdt12",
+					   loop_fn_sdt12);
+	if (bench_want(rows, "sdt_thunk_stack_arg"))
+		ret = ret ?: bench_sdt_row("sdt_thunk_stack_arg",
+					   "SDT site, thunk, a stack operand",
+					   "sdt_stack", loop_fn_sdt_stack);
+	if (bench_want(rows, "sdt_thunk_percpu"))
+		ret = ret ?: bench_sdt_row("sdt_thunk_percpu",
+					   "SDT site, thunk, a per-CPU operand",
+					   "sdt_percpu", loop_fn_sdt_percpu);
 	if (bench_want(rows, "sdt_call_1arg"))
 		ret = ret ?: bench_sdt_row("sdt_call_1arg",
 					   "SDT site, call, 1 argument", "sdt",

@@ -11,12 +11,14 @@ ITERS=200 RUNS=3 sh /harness/bench.sh > /tmp/bench.log 2>&1 || { cat /tmp/bench.
 step_dmesg | grep 'marker_bench: ' > /tmp/bench.out
 for r in baseline mark_dormant sdt_dormant tracepoint_dormant tracepoint_armed \
 	 tracepoint_armed_2probes mark_armed \
-	 mark_armed_2probes sdt_call_1arg sdt_call_4args sdt_call_12args sdt_optprobe_1arg \
+	 mark_armed_2probes sdt_thunk_1arg sdt_thunk_4args sdt_thunk_12args \
+	 sdt_thunk_stack_arg sdt_thunk_percpu sdt_call_1arg sdt_call_4args sdt_call_12args sdt_optprobe_1arg \
 	 sdt_int3_1arg kprobe_entry mark_event trace_event sdt_event trace_printk \
 	 bpf_mark_event bpf_trace_event bpf_raw_tp; do
 	grep -q "marker_bench: row $r median [0-9.]* min [0-9.]* max [0-9.]* ns" /tmp/bench.out ||
 		fail "row $r: no figure"
 done
+grep 'marker_bench: .*never ran\|marker_bench: rows .*: -' /tmp/bench.out && fail "a row whose probe did not run"
 # The BPF rows timed their programs: each ran (marker-perf counts hits).
 expect_eq "BPF programs that ran" "$(grep -c 'BPF on .*: hits [1-9]' /tmp/bench.log)" "3"
 expect_eq "arming lines" "$(grep -c 'marker_bench: arming \(mark\|static_key\) sites [0-9]* arm_ns [0-9]* arm_syncs' /tmp/bench.out)" "6"
@@ -32,5 +34,5 @@ for w in mark:marker_bench_1000 static_key:bench_key_1000; do
 			fail "${w#*:} does not have 1000 sites"
 	fi
 done
-expect_eq "SDT mechanism after the run" "$(cat /sys/kernel/debug/markers/sdt_mechanism)" "call"
+expect_eq "SDT mechanism after the run" "$(cat /sys/kernel/debug/markers/sdt_mechanism)" "thunk"
 exit 0
