@@ -16,6 +16,9 @@
 # compile no marker code of their own, and make each boot several times
 # slower; make check runs the series' final state under them.
 #
+# SERIES_FROM=N builds and boots from patch N on: the patches before it
+# are applied unbuilt (to finish a run that stopped at patch N).
+#
 # series-build.sh --objects: the cheap form, make check's host test
 # series-objects. After each patch it builds, without warnings, only the
 # objects of the files the series has added or changed so far (those
@@ -111,6 +114,11 @@ for p in "$pdir"/[0-9][0-9][0-9][0-9]-*.patch; do
 		"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
 			$FRAGMENTS >> "$log" 2>&1
 		"${SMAKE[@]}" -s olddefconfig >> "$log" 2>&1
+	fi
+	if [ "$n" -lt "${SERIES_FROM:-1}" ]; then
+		printf 'series-build: %2d/%d applied, not built (SERIES_FROM=%s): %s\n' \
+			"$n" "$total" "$SERIES_FROM" "$subj"
+		continue
 	fi
 	s=$(date +%s)
 	echo "=== patch $n/$total: $subj" >> "$log"

@@ -20,13 +20,14 @@ done
 # let the system run the rest for a moment, and disarm them all.
 if [ -w $C ]; then
 	echo 'enable name *' > $C || { echo "series-boot: enable failed"; exit 1; }
-	armed=$(grep -c ' armed ' $C)
+	# Armed: a MARK() site "armed", an SDT site by its mechanism.
+	armed=$(grep -Ec ' (armed|thunk|call|kprobe|optimized) [0-9]+ ' $C)
 	for f in /proc/marker-example /proc/sdt-example; do
 		[ -r $f ] && cat $f > /dev/null
 	done
 	ls -R /sys > /dev/null 2>&1
 	echo 'disable name *' > $C || { echo "series-boot: disable failed"; exit 1; }
-	left=$(grep -c ' armed ' $C)
+	left=$(grep -Ec ' (armed|thunk|call|kprobe|optimized) [0-9]+ ' $C)
 	[ "$armed" -gt 0 ] && [ "$left" = 0 ] ||
 		{ echo "series-boot: armed $armed, still armed $left"; exit 1; }
 	what="$what, $armed armed and disarmed"
