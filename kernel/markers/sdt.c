@@ -65,10 +65,6 @@
 #define SDT_CALL_BITS	8
 static DEFINE_HASHTABLE(sdt_calls, SDT_CALL_BITS);
 
-/* Arm with a thunk where one can be made (sdt_mechanism "thunk"). */
-bool sdt_use_thunks = true;
-EXPORT_SYMBOL_IF_KUNIT(sdt_use_thunks);
-
 /*
  * Thunks the sites no longer call, or will not once the change's text is
  * written: sdt_thunks_kill() takes them then. Under marker_mutex.

@@ -25,6 +25,10 @@
 bool sdt_use_kprobes;
 EXPORT_SYMBOL_IF_KUNIT(sdt_use_kprobes);
 
+/* Else by a call: of a thunk where one can be made ("thunk"), or not. */
+bool sdt_use_thunks = true;
+EXPORT_SYMBOL_IF_KUNIT(sdt_use_thunks);
+
 /*
  * Arm SDT sites with int3 kprobes only (a post_handler keeps kprobes from
  * optimizing them), for tests of that path.
@@ -170,7 +174,9 @@ static ssize_t sdt_mechanism_read(struct file *file, char __user *ubuf,
 
 /*
  * "thunk", "call" or "kprobe": how SDT sites are armed from now on (see
- * sdt.c). Sites armed already keep their mechanism until disarmed.
+ * sdt.c). Sites armed already keep their mechanism until disarmed, but
+ * for one: a thunk-armed site whose probes change under "call" gets the
+ * trampoline, as a site armed then would.
  */
 static ssize_t sdt_mechanism_write(struct file *file, const char __user *ubuf,
 				   size_t len, loff_t *ppos)

@@ -13,7 +13,10 @@ M=markers_sdt_diff_kunit
 rmmod $M 2> /dev/null	# loaded by the KUnit run
 rmmod sdt_probe_example 2> /dev/null
 
-armed() { grep -c '^sdt_diff:site sdt .* call 1 ' $L; }
+# Armed by a call: of the site's thunk, or of the trampoline where a
+# thunk cannot read the operand (memory through a register).
+armed() { grep -c '^sdt_diff:site sdt .* \(thunk\|call\) 1 ' $L; }
+thunks() { grep -c '^sdt_diff:site sdt .* thunk 1 ' $L; }
 refused() { grep '^sdt_diff:site sdt .* error(' $L | head -n 3; }
 
 # Armed at COMING.
@@ -30,8 +33,10 @@ expect_eq "armed after detach" "$(armed)" "0"
 sdt_probe_example provider=sdt_diff name=site nargs=1 || fail "attach live"
 expect_eq "refused when LIVE" "$(refused)" ""
 expect_eq "armed when LIVE" "$(armed)" "$sites"
+th=$(thunks)
+[ "$th" -gt $((sites / 2)) ] || fail "only $th of $sites sites armed with a thunk"
 rmmod sdt_probe_example
-echo "$sites generated SDT sites armed at COMING and when LIVE"
+echo "$sites generated SDT sites armed at COMING and when LIVE ($th with a thunk when LIVE)"
 
 # The listing's SDT sites per object, which harness/check.sh compares with
 # what readelf, eu-readelf, gdb and markers-list find in the files.

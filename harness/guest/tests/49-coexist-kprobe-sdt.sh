@@ -194,7 +194,8 @@ check_bytes() {
 ARMED=0 KPON=0
 for m in thunk call optimized kprobe; do
 	case $m in
-	thunk | call) echo $m > $MECH; state=$m byte=e8 ;;
+	thunk) echo thunk > $MECH; state='\(thunk\|call\)' byte=e8 ;;
+	call) echo call > $MECH; state=call byte=e8 ;;
 	optimized) echo kprobe > $MECH; state=optimized byte=e9 ;;
 	kprobe) echo 0 > $OPT; state=kprobe byte=cc ;;
 	esac
@@ -229,7 +230,7 @@ echo 0 > /sys/kernel/rcu_expedited
 # Everything gone: the text is as it was, and the sites still fire.
 P1=$(peek)
 expect_eq "bytes around the sites at the end" "$P1" "$P0"
-arm "at the end" call
+arm "at the end" '\(thunk\|call\)'
 fire
 check "at the end"
 disarm

@@ -79,7 +79,8 @@ steps=0
 for m in thunk call kprobe; do
 	echo $m > $MECH || fail "mechanism $m"
 	case $m in
-	thunk | call) SDT_STATE=$m; order="key mark key sdt key mark key sdt" ;;
+	thunk) SDT_STATE='\(thunk\|call\)'; order="key mark key sdt key mark key sdt" ;;
+	call) SDT_STATE=call; order="key mark key sdt key mark key sdt" ;;
 	kprobe) SDT_STATE=optimized; order="sdt key sdt mark sdt key sdt mark" ;;
 	esac
 	fire
@@ -166,7 +167,7 @@ wait_listing fixture:coexist ' dormant 0 ' || fail "left armed: $(grep '^fixture
 echo thunk > $MECH
 
 # At rest again: all three on, then all off, exact.
-SDT_STATE=thunk
+SDT_STATE='\(thunk\|call\)'
 set_key 1
 set_mark 1
 set_sdt 1
