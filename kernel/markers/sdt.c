@@ -9,32 +9,23 @@
  * decoded once into a program (arch_sdt_parse()), then the site is armed
  * by one of three mechanisms:
  *
- * thunk	the default: the NOP is patched into a CALL of code generated
- *		for this site when it is armed (arch_sdt_thunk_make()), which
- *		saves the caller-saved registers, stores each operand into
- *		the probes' u64 array, and calls the probe directly (or
- *		sdt_thunk_iterate() when the site has several), all in the
- *		change's text_poke batch. A site whose operands a thunk
- *		cannot read safely (memory through a register: see
- *		arch_sdt_thunk_why()), or whose thunk cannot be made, gets
- *		the trampoline instead.
- * call		the NOP is patched into a CALL of the SDT trampoline
- *		(arch_sdt_trampoline()). The trampoline saves every register
- *		and the flags in a struct pt_regs and calls
- *		sdt_trampoline_handler(), which finds the site by its address
- *		in an RCU hash table.
- * kprobe	a kprobe on the NOP, optimized into a jump where kprobes can
- *		(the mechanism before; kept to compare).
+ * thunk	the default: the NOP becomes a CALL of code generated for the
+ *		site at arming (arch_sdt_thunk_make()), which stores each
+ *		operand into the probes' u64 array and calls the probe, or
+ *		sdt_thunk_iterate(), directly. A site whose operands it cannot
+ *		read safely (arch_sdt_thunk_why()), or whose thunk cannot be
+ *		made, gets the trampoline instead.
+ * call		a CALL of the SDT trampoline (arch_sdt_trampoline()): every
+ *		register and the flags saved in a struct pt_regs, and
+ *		sdt_trampoline_handler() finds the site in an RCU hash table.
+ * kprobe	a kprobe on the NOP, optimized where kprobes can (kept to
+ *		compare).
  *
- * /sys/kernel/debug/markers/sdt_mechanism selects one for the sites armed
- * from then on. Through the trampoline or a kprobe, the handler fetches
- * the arguments (arch_sdt_fetch()) and calls the probes.
- *
- * sdt_disarm() stops the site calling probes and unpatches it; sdt_reap(),
- * once marker_mutex is dropped, unregisters the kprobes of every site a
- * change disarmed at once, or just waits for the trampoline's running
- * handlers: one grace period. A thunk the sites no longer call is freed
- * after an RCU-tasks grace period (see sdt_thunks_kill()).
+ * debugfs markers/sdt_mechanism selects one for the sites armed from then
+ * on. sdt_disarm() stops the site calling probes and unpatches it;
+ * sdt_reap(), once marker_mutex is dropped, unregisters the kprobes of
+ * every site a change disarmed at once, or just waits for one grace
+ * period. Retired thunks: sdt_thunks_kill().
  *
  * Arming with a kprobe is in sdt_kprobe.c. Everything here runs under
  * marker_mutex, but the trampoline's handler, sdt_thunk_iterate(),
@@ -65,10 +56,7 @@
 #define SDT_CALL_BITS	8
 static DEFINE_HASHTABLE(sdt_calls, SDT_CALL_BITS);
 
-/*
- * Thunks the sites no longer call, or will not once the change's text is
- * written: sdt_thunks_kill() takes them then. Under marker_mutex.
- */
+/* Thunks retired by the change under way, for sdt_thunks_kill(). */
 static LIST_HEAD(sdt_thunks_retired);
 
 /* The number of arguments in an SDT operand spec. */
@@ -168,14 +156,9 @@ notrace void sdt_trampoline_handler(struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(sdt_trampoline_handler);
 
-/**
- * sdt_thunk_iterate - what a thunk calls when its site has several probes
- * @data: the site's probes, a struct marker_probes
- * @args: the site's arguments
- * @nargs: how many
- *
- * Called by thunks only, with preemption disabled. @data stays valid for
- * as long as its thunk may call this: see sdt_thunks_kill().
+/*
+ * What a thunk calls when its site has several probes (@data), with
+ * preemption disabled. @data lives as long as the thunk may call this.
  */
 static notrace void sdt_thunk_iterate(void *data, const u64 *args,
 				      unsigned int nargs)
@@ -189,11 +172,7 @@ static notrace void sdt_thunk_iterate(void *data, const u64 *args,
 
 NOKPROBE_SYMBOL(sdt_thunk_iterate);
 
-/*
- * The thunk of @ss for @probes: it calls the probe, or sdt_thunk_iterate()
- * for several. NULL when there can be none (see arch_sdt_thunk_why()) or
- * it could not be made: the site then gets the trampoline.
- */
+/* The thunk of @ss for @probes, or NULL: the site gets the trampoline. */
 static struct sdt_thunk *sdt_thunk_make(struct sdt_site *ss,
 					struct marker_probes *probes)
 {
@@ -207,13 +186,9 @@ static struct sdt_thunk *sdt_thunk_make(struct sdt_site *ss,
 		return NULL;
 	th->live = true;
 	call.live = &th->live;
-	if (probes->nr == 1) {
-		call.func = probes->probe[0].sdt_func;
-		call.data = probes->probe[0].data;
-	} else {
-		call.func = sdt_thunk_iterate;
-		call.data = probes;
-	}
+	/* One probe is called directly, several through the iterator. */
+	call.func = probes->nr == 1 ? probes->probe[0].sdt_func : sdt_thunk_iterate;
+	call.data = probes->nr == 1 ? probes->probe[0].data : probes;
 	th->code = arch_sdt_thunk_make(&ss->prog, &call);
 	if (IS_ERR(th->code)) {
 		kfree(th);
@@ -239,18 +214,12 @@ static void sdt_thunk_free_rcu(struct rcu_head *rcu)
 	schedule_work(&th->free_work);
 }
 
-/**
- * sdt_thunks_kill - let go of the thunks the change's sites no longer call
- * @b: the batch of the change, whose text is written
- *
- * Under marker_mutex. No site calls them now, but a task may still be in
- * one: with CONFIG_PREEMPTION, preempted there. Clear @live, which such a
- * task tests with preemption disabled before it calls a probe: after the
- * grace period the change waits for when it detached a probe, no retired
- * thunk calls one. Their memory, and the probe array an iterating thunk
- * reads, go after an RCU-tasks grace period, when no task can be in them
- * (without CONFIG_PREEMPTION, call_rcu_tasks() is call_rcu(): nothing
- * preempts a thunk).
+/*
+ * Under marker_mutex, once @b's text is written: no site calls the thunks
+ * retired, but a task may still be in one (preempted there). Clear @live,
+ * which it tests with preemption disabled before calling a probe, before
+ * the change's grace period; free them after an RCU-tasks grace period
+ * (call_rcu() without CONFIG_PREEMPTION: nothing preempts a thunk).
  */
 static void sdt_thunks_kill(struct marker_batch *b)
 {
@@ -355,11 +324,9 @@ static int sdt_reserve(struct marker_entry *e, struct marker_batch *b,
 }
 
 /*
- * The probes of @ss, armed with a thunk, change to @probes: a thunk for
- * them replaces the one the site calls, or, if none can be made, the
- * trampoline does, in the change's batch. The old one is retired; until
- * the batch is written the site still calls it, and its probes, which
- * are still valid until the change's grace period.
+ * The probes of thunk-armed @ss change: a new thunk, or the trampoline,
+ * replaces its thunk in @b; the old one is retired (the site calls it
+ * until @b is written, its probes valid until the change's grace period).
  */
 static void sdt_thunk_rearm(struct sdt_site *ss, struct marker_probes *probes,
 			    struct marker_batch *b)
