@@ -79,7 +79,7 @@ static void marker_insn(struct marker_patch *p)
 		 * directly: neither accounts for the call (see them).
 		 */
 		memcpy(p->insn, text_gen_insn(CALL_INSN_OPCODE, code,
-					      dest ?: arch_sdt_trampoline),
+					      dest ?: (void *)arch_sdt_trampoline),
 		       CALL_INSN_SIZE);
 		p->len = CALL_INSN_SIZE;
 		break;
@@ -164,7 +164,7 @@ EXPORT_SYMBOL_IF_KUNIT(arch_marker_call_goes_to);
 /* Is the SDT site at @code a CALL of @thunk, or if NULL of the trampoline? */
 bool arch_sdt_site_calls(const void *code, void *thunk)
 {
-	return marker_call_dest(code) == (thunk ?: arch_sdt_trampoline);
+	return marker_call_dest(code) == (thunk ?: (void *)arch_sdt_trampoline);
 }
 EXPORT_SYMBOL_IF_KUNIT(arch_sdt_site_calls);
 #endif /* CONFIG_KUNIT */
