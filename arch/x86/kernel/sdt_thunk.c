@@ -62,6 +62,7 @@
  */
 
 #include <linux/bug.h>
+#include <linux/cpufeature.h>
 #include <linux/err.h>
 #include <linux/execmem.h>
 #include <linux/kernel.h>
@@ -76,7 +77,6 @@
 #include <linux/static_call.h>
 #include <linux/string.h>
 #include <asm/alternative.h>
-#include <asm/cpufeature.h>
 #include <asm/current.h>
 #include <asm/nospec-branch.h>
 #include <asm/sdt-decode.h>
