@@ -24,7 +24,7 @@ later_modules() {
 	grep -q 'subsys_open: pid [0-9]* comm cat' $T || fail "no subsys_open line"
 	grep -q 'module_live: name marker_example text' $T || fail "no module_live line"
 	modprobe sdt-example || fail "modprobe sdt-example"
-	wait_listing sdt_example:read ' call 1 ' || fail "sdt_example:read not armed"
+	wait_listing sdt_example:read ' \(thunk\|call\) 1 ' || fail "sdt_example:read not armed"
 	cat /proc/sdt-example
 	grep -q 'sdt_example:read arg0=' $T || fail "no sdt_example:read line"
 }
