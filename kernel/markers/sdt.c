@@ -56,7 +56,7 @@
 #define SDT_CALL_BITS	8
 static DEFINE_HASHTABLE(sdt_calls, SDT_CALL_BITS);
 
-/* Thunks retired by the change under way, for sdt_thunks_kill(). */
+/* Thunks retired by the change under way; under marker_mutex. */
 static LIST_HEAD(sdt_thunks_retired);
 
 /* The number of arguments in an SDT operand spec. */
@@ -333,6 +333,7 @@ static void sdt_thunk_rearm(struct sdt_site *ss, struct marker_probes *probes,
 {
 	struct sdt_thunk *th = sdt_thunk_make(ss, probes);
 
+	lockdep_assert_held(&marker_mutex);
 	list_add_tail(&ss->thunk->retired, &sdt_thunks_retired);
 	ss->thunk = th;
 	if (!th)
