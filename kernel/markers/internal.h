@@ -153,9 +153,6 @@ extern const struct marker_site __stop___markers[];
 extern const struct marker_call __start___marker_calls[];
 extern const struct marker_call __stop___marker_calls[];
 
-/* The size of a MARK() site's CALL. */
-#define MARKER_CALL_SIZE	5
-
 extern struct mutex marker_mutex;
 extern struct list_head marker_objects;
 extern struct list_head marker_names;

@@ -128,6 +128,7 @@ static unsigned long sdt_resolve(void *ctx, const char *sym)
 	return m.n == 1 ? m.addr : 0;
 }
 
+#ifdef CONFIG_HAVE_ARCH_MARKERS_SDT_CALL
 /**
  * sdt_trampoline_handler - a hit of an SDT site armed with a call
  * @regs: the registers and flags at the site; @regs->ip is the address
@@ -153,8 +154,8 @@ notrace void sdt_trampoline_handler(struct pt_regs *regs)
 	}
 	preempt_enable_notrace();
 }
-
 NOKPROBE_SYMBOL(sdt_trampoline_handler);
+#endif
 
 /*
  * What a thunk calls when its site has several probes (@data), with

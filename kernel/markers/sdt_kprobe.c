@@ -21,8 +21,11 @@
 #include "internal.h"
 #include "sdt.h"
 
-/* How SDT sites are armed from now on (sdt_mechanism): a kprobe, or a call. */
-bool sdt_use_kprobes;
+/*
+ * How SDT sites are armed from now on (sdt_mechanism): a kprobe, or a
+ * call where the arch has one (HAVE_ARCH_MARKERS_SDT_CALL).
+ */
+bool sdt_use_kprobes = !IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS_SDT_CALL);
 EXPORT_SYMBOL_IF_KUNIT(sdt_use_kprobes);
 
 /* Else by a call: of a thunk where one can be made ("thunk"), or not. */
@@ -174,7 +177,7 @@ static ssize_t sdt_mechanism_read(struct file *file, char __user *ubuf,
 
 /*
  * "thunk", "call" or "kprobe": how SDT sites are armed from now on (see
- * sdt.c). Sites armed already keep their mechanism until disarmed, but
+ * sdt.c); -EOPNOTSUPP for the first two where the arch has no call. Sites armed already keep their mechanism until disarmed, but
  * for one: a thunk-armed site whose probes change under "call" gets the
  * trampoline, as a site armed then would.
  */
@@ -185,7 +188,11 @@ static ssize_t sdt_mechanism_write(struct file *file, const char __user *ubuf,
 
 	if (len >= sizeof(buf) || copy_from_user(buf, ubuf, len))
 		return -EINVAL;
-	if (!strcmp(strim(buf), "thunk")) {
+	if (!IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS_SDT_CALL) &&
+	    (!strcmp(strim(buf), "thunk") || !strcmp(strim(buf), "call"))) {
+		/* No call on this arch: kprobes arm every site. */
+		return -EOPNOTSUPP;
+	} else if (!strcmp(strim(buf), "thunk")) {
 		WRITE_ONCE(sdt_use_kprobes, false);
 		WRITE_ONCE(sdt_use_thunks, true);
 	} else if (!strcmp(strim(buf), "call")) {

@@ -25,6 +25,9 @@
 #include <linux/marker-defs.h>
 #include <asm/asm.h>
 
+/* The size of the out-of-line call, and of an armed SDT site: a CALL. */
+#define MARKER_CALL_SIZE	5
+
 #define __MARKER_RECORD(kind)					\
 	".pushsection __markers, \"a\"\n\t"			\
 	".balign 4\n\t"						\
