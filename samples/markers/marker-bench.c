@@ -171,16 +171,25 @@ static noinline __bench_noipa void fn_sdt12(int v)
 	barrier();
 }
 
-/* An operand in a stack slot, and one in this CPU's per-CPU area. */
+/*
+ * An operand in a stack slot, and one in this CPU's per-CPU area (x86:
+ * arm64 has no segment-relative operand, and no sdt_percpu site).
+ */
 static noinline __bench_noipa void fn_sdt_stack(int v)
 {
+#ifdef CONFIG_X86
 	asm volatile(SDT_PROBE_ASM(marker_bench, sdt_stack, "-4@8(%%rsp)") : :);
+#else
+	asm volatile(SDT_PROBE_ASM(marker_bench, sdt_stack, "-4@[sp, 8]") : :);
+#endif
 	barrier();
 }
 
 static noinline __bench_noipa void fn_sdt_percpu(int v)
 {
+#ifdef CONFIG_X86
 	asm volatile(SDT_PROBE_ASM(marker_bench, sdt_percpu, "8@%%gs:this_cpu_off") : :);
+#endif
 	barrier();
 }
 

@@ -22,6 +22,13 @@
 
 #include "sdt-example.h"
 
+/* The instruction of the asm block below: out = in + 1. */
+#ifdef CONFIG_ARM64
+#define SDT_EXAMPLE_ADD1	"add %[out], %[in], 1"
+#else
+#define SDT_EXAMPLE_ADD1	"lea 1(%[in]), %[out]"
+#endif
+
 static struct proc_dir_entry *pentry;
 static int reads;
 
@@ -43,7 +50,7 @@ static ssize_t sdt_example_read(struct file *file, char __user *buf,
 	sdt_example_types(-1, 255, -2, 65535, -3, 0xfffffffeU, -4, ~0ULL);
 
 	/* A site inside an asm block, with the value the asm computed. */
-	asm volatile("lea 1(%[in]), %[out]\n\t"
+	asm volatile(SDT_EXAMPLE_ADD1 "\n\t"
 		     SDT_PROBE_ASM(sdt_example, in_asm, "-8@%[out] -4@%[__sdt_a1]")
 		     : [out] "=&r" (r)
 		     : [in] "r" ((long)reads), SDT_ASM_OPERANDS(reads));

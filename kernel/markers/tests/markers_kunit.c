@@ -655,9 +655,13 @@ static void markers_test_unrolled(struct kunit *test)
 
 	if (!IS_ENABLED(CONFIG_CC_IS_GCC))
 		kunit_skip(test, "only GCC unrolls a loop with an asm goto");
-	/* #pragma GCC unroll 4 makes four copies of the site. */
+	/*
+	 * #pragma GCC unroll 4 makes four copies of the site, or more: on
+	 * arm64, GCC also copies the site of an iteration onto the end of
+	 * the out-of-line code of the one before, which jumps back past it.
+	 */
 	sites = marker_count_sites("kunit_unroll", NULL);
-	KUNIT_EXPECT_EQ(test, sites, 4);
+	KUNIT_EXPECT_GE(test, sites, 4);
 	KUNIT_ASSERT_EQ(test, kset(test, "kunit_unroll", "%d", record_probe, &hit), 0);
 	armed_expect(test, "kunit_unroll", sites, sites);
 	memset(&hit, 0, sizeof(hit));

@@ -231,10 +231,14 @@ static int stress_arm_thread(void *data)
 static int stress_storm(unsigned int cycles)
 {
 	struct stress_armer armers[STRESS_ARMERS] = {};
-	struct task_struct *firers[NR_CPUS] = {};
 	unsigned int i, cpu, done = 0, errors = 0, calls = 0, late = 0, running = 0;
+	struct task_struct **firers;
 	int ret = 0;
 
+	/* By CPU id: an NR_CPUS array (512 on arm64) is 4 kB of stack. */
+	firers = kcalloc(nr_cpu_ids, sizeof(*firers), GFP_KERNEL);
+	if (!firers)
+		return -ENOMEM;
 	for (i = 0; i < STRESS_SLOTS; i++) {
 		slots[i].anchored = anchored & BIT(i);
 		atomic_set(&slots[i].calls, 0);
@@ -292,6 +296,7 @@ stop:
 	snprintf(stress_result, sizeof(stress_result),
 		 "storm cycles %u calls %u late %u running %u errors %u inconsistent %d\n",
 		 done, calls, late, running, errors, marker_check_consistency());
+	kfree(firers);
 	return ret;
 }
 
