@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel markers on arm64: the instructions the registry writes at sites,
+ * and how it writes them.
+ *
+ * A MARK() or guard site is a NOP; armed, it is a B to its out-of-line
+ * code. A MARK() site's out-of-line BL goes to __marker_slowpath() or to
+ * a probe. NOP, B and BL are among the instructions the architecture lets
+ * one CPU write while others run them (ARM DDI 0487, "Concurrent
+ * modification and execution of instructions"), so each is written in
+ * place, as jump labels are, and the change ends with one
+ * kick_all_cpus_sync(): one machine-wide sync per change, whatever its
+ * number of instructions, and a queue that is never full.
+ *
+ * A BL reaches +/-128 MB. Modules sit within 128 MB of the kernel's text
+ * while that region has room; a module placed beyond it (the 2 GB
+ * fallback region) calls __marker_slowpath() through a PLT the module
+ * loader made, and its sites keep that BL for good: it is the one
+ * instruction such a site can always go back to. A probe out of a site's
+ * reach is called through __marker_slowpath(), as correct and slower.
+ *
+ * SDT sites are armed by kprobes on arm64: a BL at the site would
+ * overwrite x30, which the site's code may hold live.
+ */
+
+#include <linux/bug.h>
+#include <linux/marker.h>
+#include <linux/memory.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
+#include <asm/insn.h>
+#include <asm/patching.h>
+
+static u32 marker_read_insn(const void *code)
+{
+	return le32_to_cpu(*(const __le32 *)code);
+}
+
+/* A BL at @code to @dest, or 0 if @dest is out of its reach. */
+static u32 marker_gen_bl(void *code, void *dest)
+{
+	u32 insn = aarch64_insn_gen_branch_imm((unsigned long)code,
+					       (unsigned long)dest,
+					       AARCH64_INSN_BRANCH_LINK);
+
+	return insn == AARCH64_BREAK_FAULT ? 0 : insn;
+}
+
+/* The instruction @p describes, or 0 to leave the site as it is. */
+static u32 marker_insn(struct marker_patch *p)
+{
+	void *code = p->addr;
+	u32 insn;
+
+	switch (p->what) {
+	case MARKER_INSN_NOP:
+	case MARKER_INSN_SDT_NOP:
+		return aarch64_insn_gen_nop();
+	case MARKER_INSN_JUMP:
+		/* The out-of-line code is in the same function: in reach. */
+		insn = aarch64_insn_gen_branch_imm((unsigned long)code,
+						   (unsigned long)p->dest,
+						   AARCH64_INSN_BRANCH_NOLINK);
+		WARN_ON_ONCE(insn == AARCH64_BREAK_FAULT);
+		return insn == AARCH64_BREAK_FAULT ? 0 : insn;
+	case MARKER_INSN_CALL:
+		/* The loader's BL through a PLT stays (see the top). */
+		if (!marker_gen_bl(code, __marker_slowpath))
+			return 0;
+		/* A probe out of reach: the slow path, which calls it. */
+		return marker_gen_bl(code, p->dest) ?:
+		       marker_gen_bl(code, __marker_slowpath);
+	}
+	/* MARKER_INSN_SDT_CALL: the registry arms SDT sites by kprobes. */
+	WARN_ON_ONCE(1);
+	return 0;
+}
+
+/**
+ * arch_marker_transform_queue - write an instruction at a site
+ * @p: the instruction (what, where, to where); its bytes are made here
+ *
+ * Called by the registry with cpus_read_lock() held, in address order.
+ * The instruction is written at once, an instruction already in place is
+ * skipped; arch_marker_transform_apply() makes every CPU see them.
+ *
+ * Return: true: the queue here is never full.
+ */
+bool arch_marker_transform_queue(struct marker_patch *p)
+{
+	u32 insn;
+
+	/* A test may give it a smaller queue (markers_test_queue_full). */
+	KUNIT_STATIC_STUB_REDIRECT(arch_marker_transform_queue, p);
+	mutex_lock(&text_mutex);
+	insn = marker_insn(p);
+	p->len = AARCH64_INSN_SIZE;
+	memcpy(p->insn, &insn, sizeof(insn));
+	if (insn && insn != marker_read_insn(p->addr))
+		WARN_ON_ONCE(aarch64_insn_patch_text_nosync(p->addr, insn));
+	mutex_unlock(&text_mutex);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(arch_marker_transform_queue);
+
+/**
+ * arch_marker_transform_apply - make what was written seen everywhere
+ *
+ * Called by the registry with cpus_read_lock() held, once the instructions
+ * of a change are written: no CPU runs an old instruction after it.
+ */
+void arch_marker_transform_apply(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(arch_marker_transform_apply);
+	kick_all_cpus_sync();
+}
+EXPORT_SYMBOL_IF_KUNIT(arch_marker_transform_apply);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* --- For the registry's consistency checks (kernel/markers/kunit.c) --- */
+
+/* Is the MARK() or guard site at @code a B, not its NOP? */
+bool arch_marker_site_jumps(const void *code)
+{
+	return aarch64_insn_is_b(marker_read_insn(code));
+}
+EXPORT_SYMBOL_IF_KUNIT(arch_marker_site_jumps);
+
+/*
+ * Is the BL at @code what marker_insn() writes for a call of @func? A
+ * site out of reach of __marker_slowpath() only ever calls it.
+ */
+bool arch_marker_call_goes_to(const void *code, void *func)
+{
+	u32 insn = marker_read_insn(code);
+	void *c = (void *)code;
+
+	if (!marker_gen_bl(c, __marker_slowpath))
+		return func == (void *)__marker_slowpath;
+	return insn == (marker_gen_bl(c, func) ?:
+			marker_gen_bl(c, __marker_slowpath));
+}
+EXPORT_SYMBOL_IF_KUNIT(arch_marker_call_goes_to);
+
+/* No SDT site is called on arm64: never. */
+bool arch_sdt_site_calls(const void *code, void *thunk)
+{
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(arch_sdt_site_calls);
+#endif /* CONFIG_KUNIT */
