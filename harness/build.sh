@@ -45,9 +45,9 @@ if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$KOBJ/.markers-config.stamp" 2>/dev/nul
 	echo "$want" > "$KOBJ/.markers-config.stamp"
 fi
 
-say "build: make -j$NPROC bzImage modules"
+say "build: make -j$NPROC $(basename "$KIMAGE") modules"
 start=$(date +%s)
-if ! "${KMAKE[@]}" bzImage modules > "$LOGS/build$SFX.log" 2>&1; then
+if ! "${KMAKE[@]}" "$(basename "$KIMAGE")" modules > "$LOGS/build$SFX.log" 2>&1; then
 	grep -E 'error|Error' "$LOGS/build$SFX.log" | head -n 40 >&2 || true
 	tail -n 30 "$LOGS/build$SFX.log" >&2
 	die "kernel build failed (full log: $LOGS/build$SFX.log)"
@@ -71,4 +71,4 @@ if [ ! -f "$MODROOT.stamp" ] || [ -n "$modstamp" ] || [ "$KOBJ/modules.order" -n
 		{ tail -n 20 "$LOGS/modules_install$SFX.log"; die "modules_install failed"; }
 	touch "$MODROOT.stamp"
 fi
-say "build: done in $(( $(date +%s) - start ))s: $KOBJ/arch/x86/boot/bzImage"
+say "build: done in $(( $(date +%s) - start ))s: $KOBJ/$KIMAGE"

@@ -12,13 +12,23 @@ CONFIGS=$TOP/kernel/configs
 # FLAVOUR=test (make check, make demo: markers.config + markers-test.config
 # + markers-debug.config, the debugging kernel) and FLAVOUR=bench (make
 # bench: markers.config alone, production-like).
+# ARCH=arm64 (make build ARCH=arm64, make check ARCH=arm64...): the same
+# kernels for arm64, cross-built with Debian's gcc-aarch64-linux-gnu in
+# build directories and logs of their own, booted on QEMU's virt machine.
+KARCH=${ARCH:-x86_64}
+case $KARCH in
+x86_64|x86) KARCH=x86_64 ;;
+arm64)	;;
+*)	echo "unknown ARCH=$KARCH (x86_64 or arm64)" >&2; exit 1 ;;
+esac
 FLAVOUR=${FLAVOUR:-test}
+BASE_FRAGMENTS="$CONFIGS/markers.config $CONFIGS/markers-$KARCH.config"
 case $FLAVOUR in
 test)	SFX=
-	FRAGMENTS="$CONFIGS/markers.config $CONFIGS/markers-test.config"
+	FRAGMENTS="$BASE_FRAGMENTS $CONFIGS/markers-test.config"
 	[ -n "${LLVM:-}" ] || FRAGMENTS="$FRAGMENTS $CONFIGS/markers-debug.config" ;;
 bench)	SFX=-bench
-	FRAGMENTS="$CONFIGS/markers.config" ;;
+	FRAGMENTS="$BASE_FRAGMENTS" ;;
 *)	echo "unknown FLAVOUR=$FLAVOUR" >&2; exit 1 ;;
 esac
 # LLVM=1 (make build LLVM=1, make check LLVM=1...): the same flavour built
@@ -36,6 +46,17 @@ if [ -n "${LLVM:-}" ]; then
 	KCC=(LLVM=1 CC="ccache clang")
 	FRAGMENTS="$FRAGMENTS $CONFIGS/markers-llvm.config"
 fi
+KCROSS=()
+KIMAGE=arch/x86/boot/bzImage
+if [ "$KARCH" = arm64 ]; then
+	SFX=$SFX-arm64
+	LOGS=$LOGS-arm64
+	if [ -z "${LLVM:-}" ]; then
+		KCROSS=(CROSS_COMPILE=aarch64-linux-gnu-)
+		KCC=(CC="ccache aarch64-linux-gnu-gcc")
+	fi
+	KIMAGE=arch/arm64/boot/Image
+fi
 # KOBJ_DIR, MODROOT_DIR: another build's kernel and modules, for run.sh
 # (make series-build boots the kernel of each patch).
 KOBJ=${KOBJ_DIR:-$B/obj$SFX}		# kbuild output directory (O=)
@@ -48,7 +69,7 @@ OVERLAY_DIRS="include kernel arch samples scripts Documentation lib"
 OVERLAY_FILES="Kconfig.marker"
 
 export CCACHE_BASEDIR=$B
-KMAKE=(make -C "$KSRC" O="$KOBJ" ARCH=x86_64 "${KCC[@]}" HOSTCC="ccache gcc" -j"$NPROC")
+KMAKE=(make -C "$KSRC" O="$KOBJ" ARCH=$KARCH "${KCROSS[@]}" "${KCC[@]}" HOSTCC="ccache gcc" -j"$NPROC")
 
 say() { printf '%s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -111,18 +132,20 @@ console_scan() {
 # source with the same bytes is not rebuilt).
 GUEST_TOOLS=
 GUEST_TOOLS_CFLAGS="-static -O2 -Wall -Wextra -Werror"
+# On arm64 they are cross-built, into $B/tools-arm64.
 guest_tools() {
-	local c t key
-	mkdir -p "$B/tools"
+	local c t key cc=gcc dir=$B/tools
+	[ "$KARCH" != arm64 ] || { cc=aarch64-linux-gnu-gcc; dir=$B/tools-arm64; }
+	mkdir -p "$dir"
 	for c in "$TOP"/harness/tools/*.c; do
-		t=$B/tools/$(basename "$c" .c)
-		key=$({ sha256sum < "$c"; echo "$GUEST_TOOLS_CFLAGS"; gcc --version
-			sha256sum < "$(gcc -print-prog-name=cc1)"
-			sha256sum < "$(gcc -print-file-name=libc.a)"; } | sha256sum | cut -d' ' -f1)
+		t=$dir/$(basename "$c" .c)
+		key=$({ sha256sum < "$c"; echo "$GUEST_TOOLS_CFLAGS"; $cc --version
+			sha256sum < "$($cc -print-prog-name=cc1)"
+			sha256sum < "$($cc -print-file-name=libc.a)"; } | sha256sum | cut -d' ' -f1)
 		if [ ! -x "$t" ] || [ "$(cat "$t.key" 2>/dev/null)" != "$key" ]; then
 			rm -f "$t.key"
 			# shellcheck disable=SC2086
-			gcc $GUEST_TOOLS_CFLAGS -o "$t" "$c" || return 1
+			$cc $GUEST_TOOLS_CFLAGS -o "$t" "$c" || return 1
 			echo "$key" > "$t.key"
 		fi
 		GUEST_TOOLS="$GUEST_TOOLS $t"
@@ -131,7 +154,7 @@ guest_tools() {
 	# kernel is built from, for guest/tests/52-dynamic-events.sh: a tar
 	# made the same from the same files (names sorted, times and owners
 	# fixed), so that the guest's cache key follows their content.
-	t=$B/tools/ftrace-selftests.tar
+	t=$dir/ftrace-selftests.tar
 	tar -C "$KSRC/tools/testing/selftests" --sort=name --mtime=@0 \
 		--owner=0 --group=0 --numeric-owner -cf "$t.tmp" ftrace &&
 		mv "$t.tmp" "$t" || return 1

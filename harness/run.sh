@@ -38,9 +38,27 @@ shift $((OPTIND - 1))
 job=${1:-}
 [ $# -ge 1 ] && shift
 
-kimg=$KOBJ/arch/x86/boot/bzImage
+kimg=$KOBJ/$KIMAGE
 [ -f "$kimg" ] || die "no kernel image; run 'make build'"
-[ -x /bin/busybox ] || die "busybox-static is missing (run 'make deps')"
+# The guest's busybox and trace-cmd: the host's on x86_64; on arm64
+# Debian's arm64 busybox-static (make deps unpacks it), and no trace-cmd.
+busybox=/bin/busybox
+tracecmd=/usr/bin/trace-cmd
+qsys=qemu-system-x86_64
+qmachine=()
+console=ttyS0
+if [ "$KARCH" = arm64 ]; then
+	busybox=$B/arm64-root/bin/busybox
+	tracecmd=
+	qsys=qemu-system-aarch64
+	# pauth-impdef: QEMU's own pointer-authentication hash, many times
+	# cheaper under TCG than the architected QARMA.
+	qmachine=(-M virt)
+	QEMU_CPU=${QEMU_CPU:--cpu max,pauth-impdef=on}
+	console=ttyAMA0
+	[ $tools = 0 ] || die "run.sh -T: perf and bpftrace are the host's, x86_64 only"
+fi
+[ -x "$busybox" ] || die "busybox-static is missing (run 'make deps')"
 mkdir -p "$LOGS" "$(dirname "$log")"
 
 # Base image: busybox, init, modules, and Debian's trace-cmd with the
@@ -50,11 +68,10 @@ mkdir -p "$LOGS" "$(dirname "$log")"
 # script): base_inputs lists what goes in, base_key hashes it.
 mkdir -p "$GUEST"
 base=$GUEST/initramfs-base.cpio
-tracecmd=/usr/bin/trace-cmd
 base_inputs() {
-	echo /bin/busybox
+	echo "$busybox"
 	echo "$TOP/harness/guest/init"
-	if [ -x $tracecmd ]; then
+	if [ -n "$tracecmd" ] && [ -x $tracecmd ]; then
 		echo $tracecmd
 		ldd $tracecmd | grep -o '/[^ ]*'
 	fi
@@ -74,13 +91,13 @@ if [ ! -f "$base" ] || [ "$(cat "$base.key" 2>/dev/null)" != "$bkey" ]; then
 	r=$GUEST/initramfs-base
 	rm -rf "$r"
 	mkdir -p "$r"/{bin,sbin,dev,proc,sys,tmp,lib,root,extra}
-	cp /bin/busybox "$r/bin/busybox"
+	cp "$busybox" "$r/bin/busybox"
 	cp "$TOP/harness/guest/init" "$r/init"
 	chmod 755 "$r/init"
 	mknod "$r/dev/console" c 5 1
 	mknod "$r/dev/null" c 1 3
 	[ -d "$MODROOT/lib/modules" ] && cp -a "$MODROOT/lib/modules" "$r/lib/"
-	if [ -x $tracecmd ]; then
+	if [ -n "$tracecmd" ] && [ -x $tracecmd ]; then
 		for f in $(base_inputs | tail -n +3); do
 			mkdir -p "$r$(dirname "$f")"
 			cp -L "$f" "$r$f"
@@ -157,9 +174,9 @@ cat "$base" $timg "$GUEST/initramfs-job.cpio" > "$GUEST/initrd.cpio"
 # The tools' image needs room twice (the initrd, then its files).
 mem=1G
 [ $tools = 0 ] || mem=2G
-qemu=(qemu-system-x86_64 -accel ${QEMU_ACCEL:-tcg,thread=single} ${QEMU_CPU:--cpu max} -smp 2 -m $mem -no-reboot
+qemu=($qsys "${qmachine[@]}" -accel ${QEMU_ACCEL:-tcg,thread=single} ${QEMU_CPU:--cpu max} -smp 2 -m $mem -no-reboot
       -kernel "$kimg" -initrd "$GUEST/initrd.cpio" -nic none
-      -append "console=ttyS0 loglevel=4 log_buf_len=8M panic=-1 oops=panic softlockup_panic=0 ${GUEST_APPEND:-}")
+      -append "console=$console loglevel=4 log_buf_len=8M panic=-1 oops=panic softlockup_panic=0 ${GUEST_APPEND:-}")
 
 if [ $interactive = 1 ]; then
 	exec "${qemu[@]}" -nographic
@@ -175,7 +192,7 @@ fi
 key=$({ sha256sum "$kimg" "$0" "$TOP/harness/lib.sh"
 	cat "$base.key" ${timg:+"$timg.key"}
 	(cd "$j" && find . -type f | LC_ALL=C sort | xargs -d '\n' sha256sum)
-	echo "${qemu[*]} $timeout"; qemu-system-x86_64 --version; } | sha256sum | cut -d' ' -f1)
+	echo "${qemu[*]} $timeout"; $qsys --version; } | sha256sum | cut -d' ' -f1)
 if [ $cache = 1 ] && [ "${MARKERS_NO_CACHE:-0}" != 1 ] && [ -f "$log" ] &&
    [ "$(cat "$log.passed" 2>/dev/null)" = "$key" ]; then
 	say "run: nothing the guest sees changed since the passing run of $(date -r "$log" '+%F %T'): its log"

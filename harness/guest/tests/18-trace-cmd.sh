@@ -2,6 +2,7 @@
 # A real tracer: Debian's trace-cmd records markers:* around a workload
 # and its report shows the events with their field values, parsed from
 # the events' format files by libtraceevent.
+# arch: x86_64: the guest's trace-cmd is the host's binary
 . /harness/lib.sh
 
 command -v trace-cmd > /dev/null || fail "no trace-cmd in the initramfs"
