@@ -20,16 +20,13 @@
 #define ARCH_SDT_ADDR		".8byte"
 
 /*
- * An argument's operand: "nor", an immediate, an offsettable memory
- * reference or a register, as sys/sdt.h asks, so that GCC names a value
- * where it already is. clang gets "nr", as on x86: it takes the memory
- * alternative whenever one is allowed.
+ * An argument's operand: "nr", an immediate or a register. sys/sdt.h
+ * asks for "nor", but GCC writes a global in memory as the low bits of
+ * a section anchor, "[x23, #:lo12:.LANCHOR2]", whose symbol no symbol
+ * table holds: the site could not be decoded. A global is loaded into a
+ * register instead, one instruction at the site.
  */
-#ifdef CONFIG_CC_IS_CLANG
 #define ARCH_SDT_ARG_CONSTRAINT	"nr"
-#else
-#define ARCH_SDT_ARG_CONSTRAINT	"nor"
-#endif
 
 /*
  * The spec of argument @i, from the asm operands [__sdt_s<i>] (its size,
