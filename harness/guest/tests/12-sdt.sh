@@ -10,8 +10,22 @@ L=/sys/kernel/debug/markers/list
 OPT=/proc/sys/debug/kprobes-optimization
 MECH=/sys/kernel/debug/markers/sdt_mechanism
 hits() { step_dmesg | grep -c "sdt_probe_example: $1"; }
+# x86_64 arms SDT sites with a call (a thunk or the trampoline) or
+# kprobes, optimized or not; arm64 with int3-style kprobes (BRK) only.
+X86=
+[ "$(uname -m)" = x86_64 ] && X86=1
+if [ $X86 ]; then
+	REG='%r[a-z0-9]*' ASM_SPEC='-8@%rax 8@%rsi' ARMED=call
+else
+	REG='x[0-9]*' ASM_SPEC='-8@x0 8@x1' ARMED=kprobe
+fi
+types_args() {
+	step_dmesg | grep "sdt_probe_example: sdt_example:types arg" | tail -n 1 |
+		grep -q "arg0=-1 arg1=255 arg2=-2 arg3=65535 arg4=-3 arg5=4294967294 arg6=-4 arg7=-1$" ||
+		fail "decoded arguments ($1): $(step_dmesg | grep 'sdt_example:types arg' | tail -n 1)"
+}
 
-grep -q '^module:live sdt "8@%r[a-z0-9]*" do_init_module+' $L || fail "vmlinux SDT site: $(grep module:live $L)"
+grep -q "^module:live sdt \"8@$REG\" do_init_module+" $L || fail "vmlinux SDT site: $(grep module:live $L)"
 modprobe sdt-example || fail "modprobe sdt-example"
 for s in read types in_asm from_asm; do
 	grep -q "^sdt_example:$s sdt \".*\" .* \[sdt_example\] dormant 0 0 " $L ||
@@ -19,12 +33,24 @@ for s in read types in_asm from_asm; do
 done
 grep -q '^sdt_example:types sdt "-1@[^ ]* 1@[^ ]* -2@[^ ]* 2@[^ ]* -4@[^ ]* 4@[^ ]* -8@[^ ]* 8@[^ ]*" ' $L ||
 	fail "operand sizes: $(grep sdt_example:types $L)"
-grep -q '^sdt_example:from_asm sdt "-8@%rax 8@%rsi" ' $L || fail ".S site spec"
+grep -q "^sdt_example:from_asm sdt \"$ASM_SPEC\" " $L || fail ".S site spec"
 
-# A call of the site's own thunk, the default mechanism, then of the
-# trampoline: the same arguments.
-expect_eq "mechanism" "$(cat $MECH)" "thunk"
-for m in thunk call; do
+# x86_64: a call of the site's own thunk, the default mechanism, then of
+# the trampoline: the same arguments. arm64: kprobes, and no call.
+if [ -z "$X86" ]; then
+	expect_eq "mechanism" "$(cat $MECH)" "kprobe"
+	write_expect_err $MECH call 'Operation not supported'
+	write_expect_err $MECH thunk 'Operation not supported'
+	expect_eq "mechanism after a refusal" "$(cat $MECH)" "kprobe"
+	sdt_probe_example name=types nargs=8 || fail "attach to types"
+	wait_listing sdt_example:types ' kprobe 1 ' || fail "not a kprobe: $(grep sdt_example:types $L)"
+	n=$(hits "sdt_example:types")
+	cat /proc/sdt-example
+	expect_eq "types hits (kprobe)" "$(hits "sdt_example:types")" "$((n + 1))"
+	types_args kprobe
+fi
+[ $X86 ] && expect_eq "mechanism" "$(cat $MECH)" "thunk"
+[ $X86 ] && for m in thunk call; do
 	echo $m > $MECH || fail "switch to $m"
 	expect_eq "mechanism" "$(cat $MECH)" "$m"
 	sdt_probe_example name=types nargs=8 || fail "attach to types"
@@ -32,9 +58,7 @@ for m in thunk call; do
 	n=$(hits "sdt_example:types")
 	cat /proc/sdt-example
 	expect_eq "types hits ($m)" "$(hits "sdt_example:types")" "$((n + 1))"
-	step_dmesg | grep "sdt_probe_example: sdt_example:types arg" | tail -n 1 |
-		grep -q "arg0=-1 arg1=255 arg2=-2 arg3=65535 arg4=-3 arg5=4294967294 arg6=-4 arg7=-1$" ||
-		fail "decoded arguments ($m): $(step_dmesg | grep 'sdt_example:types arg' | tail -n 1)"
+	types_args $m
 	[ $m = thunk ] && rmmod sdt_probe_example
 done
 # A kprobe on a site is refused with EBUSY, armed or dormant: the site
@@ -51,36 +75,38 @@ kprobe_busy dormant
 grep -q markers_sdtk $KE && fail "a kprobe event left on $at"
 write_expect_err $MECH 'jump' 'Invalid argument'
 
-# Optimized kprobes.
+# Optimized kprobes (x86_64: arm64 has none).
 echo kprobe > $MECH || fail "switch to kprobes"
-step_mark "optimized kprobes"
-sdt_probe_example name=types nargs=8 || fail "attach to types"
-wait_listing sdt_example:types ' optimized 1 ' || fail "not optimized: $(grep sdt_example:types $L)"
-n=$(hits "sdt_example:types")
-cat /proc/sdt-example
-expect_eq "types hits" "$(hits "sdt_example:types")" "$((n + 1))"
-step_dmesg | grep "sdt_probe_example: sdt_example:types arg" | tail -n 1 |
-	grep -q "arg0=-1 arg1=255 arg2=-2 arg3=65535 arg4=-3 arg5=4294967294 arg6=-4 arg7=-1$" ||
-	fail "decoded arguments: $(step_dmesg | grep 'sdt_example:types arg' | tail -n 1)"
-rmmod sdt_probe_example
+if [ $X86 ]; then
+	step_mark "optimized kprobes"
+	sdt_probe_example name=types nargs=8 || fail "attach to types"
+	wait_listing sdt_example:types ' optimized 1 ' || fail "not optimized: $(grep sdt_example:types $L)"
+	n=$(hits "sdt_example:types")
+	cat /proc/sdt-example
+	expect_eq "types hits" "$(hits "sdt_example:types")" "$((n + 1))"
+	types_args optimized
+	rmmod sdt_probe_example
+fi
 
-# int3 kprobes: optimization off.
-echo 0 > $OPT || fail "kprobes-optimization off"
+# int3 kprobes: optimization off (arm64: a BRK kprobe, always).
+[ $X86 ] && { echo 0 > $OPT || fail "kprobes-optimization off"; }
 sdt_probe_example name=read nargs=5 || fail "attach to read"
 wait_listing sdt_example:read ' kprobe 1 ' || fail "not an int3 kprobe: $(grep sdt_example:read $L)"
 cat /proc/sdt-example
 step_dmesg | grep -q "sdt_probe_example: sdt_example:read arg0=[0-9]* arg1=-\?[0-9]* arg2=[0-9]* arg3=0 arg4=-[0-9]*$" ||
 	fail "read arguments: $(step_dmesg | grep 'sdt_example:read arg' | tail -n 1)"
-echo 1 > $OPT
-wait_listing sdt_example:read ' optimized 1 ' || fail "not optimized after re-enabling: $(grep sdt_example:read $L)"
+if [ $X86 ]; then
+	echo 1 > $OPT
+	wait_listing sdt_example:read ' optimized 1 ' || fail "not optimized after re-enabling: $(grep sdt_example:read $L)"
+fi
 
 # Unload the sites under the armed probe: safe, the probe stays pending.
-# Back to calls: sites armed as the module comes are calls.
-echo call > $MECH
+# Back to calls (x86_64): sites armed as the module comes are calls.
+[ $X86 ] && echo call > $MECH
 rmmod sdt_example || fail "rmmod sdt_example with an armed SDT probe"
 grep -q '^sdt_example:read - "" - pending 1 - -$' $L || fail "not pending: $(grep sdt_example:read $L)"
 modprobe sdt-example || fail "reload sdt-example"
-grep -q '^sdt_example:read .* call 1 ' $L || fail "not re-armed: $(grep sdt_example:read $L)"
+wait_listing sdt_example:read " $ARMED 1 " || fail "not re-armed: $(grep sdt_example:read $L)"
 n=$(hits "sdt_example:read arg")
 cat /proc/sdt-example
 expect_eq "read hits after reload" "$(hits "sdt_example:read arg")" "$((n + 1))"
@@ -103,5 +129,5 @@ grep -q "Operation not permitted" /tmp/err || fail "mismatch error: $(cat /tmp/e
 cmp -s $L /tmp/sdt.list || fail "listing changed by a rejected probe"
 rmmod sdt_example
 grep -q '^sdt_example:' $L && fail "sites left after rmmod"
-echo thunk > $MECH
+[ $X86 ] && echo thunk > $MECH
 exit 0

@@ -6,6 +6,7 @@
 # themselves are checked by the module's own KUnit suite, markers_sdt_diff.
 # Prints the listing's SDT sites per object for the consumers' comparison
 # (harness/check.sh).
+# arch: x86_64: markers_sdt_diff_kunit, its module, is x86's (the arm64 operand census is not written yet)
 . /harness/lib.sh
 
 L=/sys/kernel/debug/markers/list

@@ -11,7 +11,7 @@ modprobe marker-example || fail "modprobe marker-example"
 modprobe sdt-example || fail "modprobe sdt-example"
 insmod $M/markers_forgetful.ko || fail "insmod markers_forgetful"
 grep '^subsys_open ' $L | grep -q ' armed 1 ' || fail "subsys_open not armed: $(grep '^subsys_open ' $L)"
-wait_listing sdt_example:read ' \(thunk\|call\) 1 ' || fail "sdt_example:read not armed: $(grep sdt_example:read $L)"
+wait_listing sdt_example:read " $SDT_ARMED 1 " || fail "sdt_example:read not armed: $(grep sdt_example:read $L)"
 cat /proc/marker-example /proc/sdt-example > /dev/null
 
 # Only what the unload printed counts (step_dmesg), not an earlier message.

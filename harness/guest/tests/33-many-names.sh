@@ -12,7 +12,8 @@ M=/lib/modules/$(uname -r)/kernel/kernel/markers/tests
 F=/sys/kernel/debug/markers_many/fire
 insmod $M/markers_many.ko || fail "insmod markers_many"
 cp $C /tmp/c0
-expect_eq "names" "$(grep -c '^many_m[0-9]* guard ' /tmp/c0)" 5000
+# Distinct names: a line is a site, and GCC may copy a guard (arm64).
+expect_eq "names" "$(grep -o '^many_m[0-9]* guard ' /tmp/c0 | sort -u | wc -l)" 5000
 t=$(date +%s)
 write_expect_err $C 'enable name *' 'too long'
 write_expect_err $C 'enable name many_m*' 'too long'

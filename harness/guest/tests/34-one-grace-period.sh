@@ -8,12 +8,12 @@ C=/sys/kernel/debug/markers/control
 L=/sys/kernel/debug/markers/list
 modprobe sdt-example || fail "modprobe sdt-example"
 echo 'enable name sdt_example:*' > $C || fail "enable sdt_example:*"
-n=$(grep -c '^sdt_example:.* \(thunk\|call\) 1 ' $L)
+n=$(grep -c "^sdt_example:.* $SDT_ARMED 1 " $L)
 [ "$n" -ge 4 ] || fail "armed SDT sites: $n"
 gp_count_start sh
 echo 'disable name sdt_example:*' > $C || fail "disable sdt_example:*"
 expect_eq "grace periods to disable $n SDT names" "$(gp_count)" 1
-grep -q '^sdt_example:.* \(thunk\|call\) ' $L && fail "still armed"
+grep -q "^sdt_example:.* $SDT_ARMED " $L && fail "still armed"
 
 # A module unloaded with its SDT sites armed, against one unloaded with
 # none: one grace period more, not one per site.
