@@ -341,12 +341,8 @@ PY
 			failt "host/bench-report"
 		fi
 	fi
-	# Offline (markers-list on the build) against the guest's listing;
-	# markers-list reads x86-64 ELF files only.
-	if [ "$KARCH" = arm64 ]; then
-		echo "SKIP host/offline-counts" >> "$results"
-		echo "skipped: host/offline-counts: x86_64 only: markers-list reads x86-64 ELF files only"
-	elif grep -aq '^LISTING-COUNT ' "$glog"; then
+	# Offline (markers-list on the build) against the guest's listing.
+	if grep -aq '^LISTING-COUNT ' "$glog"; then
 		agree=1
 		while read -r _ mod n; do
 			case $mod in

@@ -5,15 +5,15 @@
  *	markers-list [--format=table|json] [--catalog] [--notes] FILE...
  *	markers-list --classes < FORMATS
  *
- * FILE is a vmlinux, a .ko or a .o. Each MARK(), MARK_ENABLED() and
- * SDT_PROBE() site of its __markers section is printed with its kind, its
- * name ("provider:name" for SDT sites), its format or operand spec, the
- * function and offset that contain it, and its section and address. In a
- * relocatable file the records' relative offsets are resolved through
- * their relocations. --notes lists the SystemTap v3 notes of
- * .note.stapsdt instead, with the .stapsdt.base adjustment. --catalog
- * prints one sorted line per (name, kind, format): the number of sites and
- * the modules that have them.
+ * FILE is a vmlinux, a .ko or a .o, of x86-64 or arm64. Each MARK(),
+ * MARK_ENABLED() and SDT_PROBE() site of its __markers section is printed
+ * with its kind, its name ("provider:name" for SDT sites), its format or
+ * operand spec, the function and offset that contain it, and its section
+ * and address. In a relocatable file the records' relative offsets are
+ * resolved through their relocations. --notes lists the SystemTap v3
+ * notes of .note.stapsdt instead, with the .stapsdt.base adjustment.
+ * --catalog prints one sorted line per (name, kind, format): the number of
+ * sites and the modules that have them.
  *
  * The records are read as include/linux/marker_site.h lays them out, the
  * kernel's own definition. --classes reads printf formats on standard
@@ -222,7 +222,9 @@ static size_t resolve_rel32(struct file *f, size_t sec, unsigned long long off,
 	if (f->eh.e_type == ET_REL) {
 		if (!find_rela(f, sec, off, &r, &s))
 			die("no relocation for %s+0x%llx", secname(f, sec), off);
-		if (GELF_R_TYPE(r.r_info) != R_X86_64_PC32)
+		/* The assembler's ".long sym - .", on each arch. */
+		if (GELF_R_TYPE(r.r_info) != (f->eh.e_machine == EM_AARCH64 ?
+					      R_AARCH64_PREL32 : R_X86_64_PC32))
 			die("relocation for %s+0x%llx is not PC32", secname(f, sec), off);
 		if (s.st_shndx == SHN_UNDEF || s.st_shndx >= f->nsec)
 			die("relocation for %s+0x%llx: symbol in no section", secname(f, sec), off);
@@ -511,8 +513,9 @@ static void load(struct file *f, int notes)
 		die("not an ELF file");
 	if (!gelf_getehdr(f->elf, &f->eh))
 		die("bad ELF header: %s", elf_errmsg(-1));
-	if (gelf_getclass(f->elf) != ELFCLASS64 || f->eh.e_machine != EM_X86_64)
-		die("not an x86-64 ELF file");
+	if (gelf_getclass(f->elf) != ELFCLASS64 ||
+	    (f->eh.e_machine != EM_X86_64 && f->eh.e_machine != EM_AARCH64))
+		die("not an x86-64 or arm64 ELF file");
 	if (elf_getshdrnum(f->elf, &f->nsec) || elf_getshdrstrndx(f->elf, &f->shstrndx))
 		die("bad section headers: %s", elf_errmsg(-1));
 	if (!f->nsec || f->shstrndx >= f->nsec)
