@@ -9,7 +9,7 @@ LOGS=$B/logs
 CONFIGS=$TOP/kernel/configs
 
 # Two kernels from the one grafted tree, each in its own build directory:
-# FLAVOUR=test (make check, make demo: markers.config + markers-test.config
+# FLAVOUR=test (make check, make demo: BASE_FRAGMENTS + markers-test.config
 # + markers-debug.config, the debugging kernel) and FLAVOUR=bench (make
 # bench: markers.config alone, production-like).
 # ARCH=arm64 (make build ARCH=arm64, make check ARCH=arm64...): the same

@@ -4,7 +4,8 @@
 # perf, BPF, BTF), hardening (FORTIFY_SOURCE, lockdown, IBT, the default
 # mitigations) and, under LLVM=1, kCFI. Prints each with its value in the
 # test kernel that make check built and in the bench kernel (configured
-# here from markers.config alone), and the reason for each one left out;
+# here from lib.sh's BASE_FRAGMENTS: markers.config and the arch's), and
+# the reason for each one left out;
 # fails when one is not as listed.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -12,7 +13,7 @@ set -euo pipefail
 [ -f "$KOBJ/.config" ] || { echo "no $KOBJ/.config: build first"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-bench_frags=$CONFIGS/markers.config
+bench_frags=$BASE_FRAGMENTS
 [ -z "${LLVM:-}" ] || bench_frags="$bench_frags $CONFIGS/markers-llvm.config"
 make -s -C "$KSRC" O="$tmp" ARCH=x86_64 "${KCC[@]}" tinyconfig > /dev/null
 "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$tmp" "$tmp/.config" $bench_frags > /dev/null

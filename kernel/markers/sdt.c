@@ -18,8 +18,7 @@
  * call		a CALL of the SDT trampoline (arch_sdt_trampoline()): every
  *		register and the flags saved in a struct pt_regs, and
  *		sdt_trampoline_handler() finds the site in an RCU hash table.
- * kprobe	a kprobe on the NOP, optimized where kprobes can (kept to
- *		compare).
+ * kprobe	a kprobe on the NOP, optimized where kprobes can.
  *
  * debugfs markers/sdt_mechanism selects one for the sites armed from then
  * on. sdt_disarm() stops the site calling probes and unpatches it;
@@ -154,6 +153,7 @@ notrace void sdt_trampoline_handler(struct pt_regs *regs)
 	}
 	preempt_enable_notrace();
 }
+
 NOKPROBE_SYMBOL(sdt_trampoline_handler);
 #endif
 

@@ -177,8 +177,9 @@ static ssize_t sdt_mechanism_read(struct file *file, char __user *ubuf,
 
 /*
  * "thunk", "call" or "kprobe": how SDT sites are armed from now on (see
- * sdt.c); -EOPNOTSUPP for the first two where the arch has no call. Sites armed already keep their mechanism until disarmed, but
- * for one: a thunk-armed site whose probes change under "call" gets the
+ * sdt.c); -EOPNOTSUPP for the first two where the arch has no call.
+ * Sites armed already keep their mechanism until disarmed, but for one:
+ * a thunk-armed site whose probes change under "call" gets the
  * trampoline, as a site armed then would.
  */
 static ssize_t sdt_mechanism_write(struct file *file, const char __user *ubuf,
