@@ -55,6 +55,47 @@ struct kprobe;
  */
 int marker_text_reserved(void *start, void *end);
 bool marker_kprobe_reserved(const struct kprobe *p);
+
+/*
+ * The arch interface, for kernel/markers/ (arch/$ARCH/kernel/marker.c):
+ * what to write at a site, queued in address order and written in one go,
+ * as jump labels' arch_jump_label_transform_queue() and _apply() are.
+ * <asm/marker.h> has only the site itself and MARKER_CALL_SIZE.
+ */
+
+/* The longest instruction written at a site: x86's CALL is 5 bytes. */
+#define MARKER_INSN_MAX		8
+
+/* One instruction to write at a site, made by the arch from @what. */
+struct marker_patch {
+	void *addr;
+	void *dest;
+	u8 what;		/* enum marker_insn */
+	u8 len;
+	u8 insn[MARKER_INSN_MAX];
+};
+
+enum marker_insn {
+	MARKER_INSN_NOP,	/* a MARK() or guard site's NOP */
+	MARKER_INSN_JUMP,	/* its jump to @dest */
+	MARKER_INSN_CALL,	/* a call of @dest (a MARK() site's call) */
+	MARKER_INSN_SDT_NOP,	/* an SDT site's NOP */
+	MARKER_INSN_SDT_CALL,	/* a call of @dest (a thunk), or of the trampoline */
+};
+
+/*
+ * Queue one instruction, in address order (false: the queue is full;
+ * apply, then queue it again), and write what is queued.
+ */
+bool arch_marker_transform_queue(struct marker_patch *p);
+void arch_marker_transform_apply(void);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* The text of a site as the arch reads it: for kernel/markers/kunit.c. */
+bool arch_marker_site_jumps(const void *code);
+bool arch_marker_call_goes_to(const void *code, void *func);
+bool arch_sdt_site_calls(const void *code, void *thunk);
+#endif
 #else
 static inline int marker_text_reserved(void *start, void *end)
 {

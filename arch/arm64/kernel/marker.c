@@ -24,6 +24,7 @@
  */
 
 #include <linux/bug.h>
+#include <linux/cpu.h>
 #include <linux/marker.h>
 #include <linux/memory.h>
 #include <linux/smp.h>
@@ -47,6 +48,8 @@ static u32 marker_gen_bl(void *code, void *dest)
 
 	return insn == AARCH64_BREAK_FAULT ? 0 : insn;
 }
+
+static_assert(AARCH64_INSN_SIZE <= MARKER_INSN_MAX);
 
 /* The instruction @p describes, or 0 to leave the site as it is. */
 static u32 marker_insn(struct marker_patch *p)
@@ -73,7 +76,7 @@ static u32 marker_insn(struct marker_patch *p)
 		return marker_gen_bl(code, p->dest) ?:
 		       marker_gen_bl(code, __marker_slowpath);
 	}
-	/* MARKER_INSN_SDT_CALL: the registry arms SDT sites by kprobes. */
+	/* MARKER_INSN_SDT_CALL: not on arm64, which arms SDT sites by kprobes. */
 	WARN_ON_ONCE(1);
 	return 0;
 }
@@ -94,6 +97,7 @@ bool arch_marker_transform_queue(struct marker_patch *p)
 
 	/* A test may give it a smaller queue (markers_test_queue_full). */
 	KUNIT_STATIC_STUB_REDIRECT(arch_marker_transform_queue, p);
+	lockdep_assert_cpus_held();
 	mutex_lock(&text_mutex);
 	insn = marker_insn(p);
 	p->len = AARCH64_INSN_SIZE;
@@ -114,6 +118,7 @@ EXPORT_SYMBOL_IF_KUNIT(arch_marker_transform_queue);
 void arch_marker_transform_apply(void)
 {
 	KUNIT_STATIC_STUB_REDIRECT(arch_marker_transform_apply);
+	lockdep_assert_cpus_held();
 	kick_all_cpus_sync();
 }
 EXPORT_SYMBOL_IF_KUNIT(arch_marker_transform_apply);

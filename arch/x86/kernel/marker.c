@@ -19,6 +19,7 @@
  */
 
 #include <linux/bug.h>
+#include <linux/cpu.h>
 #include <linux/marker.h>
 #include <linux/memory.h>
 #include <linux/string.h>
@@ -42,6 +43,8 @@ static int marker_site_size(const void *code)
 	WARN_ON_ONCE(insn.length != 2 && insn.length != 5);
 	return insn.length == 2 ? 2 : 5;
 }
+
+static_assert(MARKER_CALL_SIZE <= MARKER_INSN_MAX);
 
 /* Generate the instruction @p describes; under text_mutex. */
 static void marker_insn(struct marker_patch *p)
@@ -102,6 +105,7 @@ bool arch_marker_transform_queue(struct marker_patch *p)
 {
 	/* A test may give it a smaller queue (markers_test_queue_full). */
 	KUNIT_STATIC_STUB_REDIRECT(arch_marker_transform_queue, p);
+	lockdep_assert_cpus_held();
 	mutex_lock(&text_mutex);
 	marker_insn(p);
 	if (memcmp(p->addr, p->insn, p->len))
@@ -120,6 +124,7 @@ EXPORT_SYMBOL_IF_KUNIT(arch_marker_transform_queue);
 void arch_marker_transform_apply(void)
 {
 	KUNIT_STATIC_STUB_REDIRECT(arch_marker_transform_apply);
+	lockdep_assert_cpus_held();
 	mutex_lock(&text_mutex);
 	text_poke_finish();
 	mutex_unlock(&text_mutex);

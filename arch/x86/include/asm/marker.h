@@ -103,37 +103,4 @@ do {									\
 		     : "rax", "rcx", "r8", "r9", "r10", "r11", "memory", "cc"); \
 } while (0)
 
-/* --- Patching sites: arch/x86/kernel/marker.c, for kernel/markers/ --- */
-
-/* One instruction to write at a site, in a text_poke batch. */
-struct marker_patch {
-	void *addr;
-	void *dest;
-	u8 what;		/* enum marker_insn */
-	u8 len;
-	u8 insn[5];
-};
-
-enum marker_insn {
-	MARKER_INSN_NOP,	/* a MARK() or guard site's NOP */
-	MARKER_INSN_JUMP,	/* its jump to @dest */
-	MARKER_INSN_CALL,	/* a CALL of @dest (a MARK() site's call) */
-	MARKER_INSN_SDT_NOP,	/* an SDT site's NOP */
-	MARKER_INSN_SDT_CALL,	/* a CALL of dest (a thunk), or of the trampoline */
-};
-
-/*
- * Queue one instruction, in address order (false: the queue is full;
- * apply, then queue it again), and write what is queued.
- */
-bool arch_marker_transform_queue(struct marker_patch *p);
-void arch_marker_transform_apply(void);
-
-#if IS_ENABLED(CONFIG_KUNIT)
-/* The text of a site as the arch reads it: for kernel/markers/kunit.c. */
-bool arch_marker_site_jumps(const void *code);
-bool arch_marker_call_goes_to(const void *code, void *func);
-bool arch_sdt_site_calls(const void *code, void *thunk);
-#endif
-
 #endif /* _ASM_X86_MARKER_H */
