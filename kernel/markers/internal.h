@@ -3,6 +3,8 @@
  * Kernel markers: what the files of kernel/markers/ share.
  *
  *	format.c	the format grammar (also built into the host tools)
+ *	sdt_decode.c	SDT operand specs: the sizes and the split, and the
+ *			fetch at a hit; each operand is the arch's
  *	core.c		the registry: names and their sites; the mechanisms;
  *			change batches; the text it reserves against kprobes.
  *			It names no mechanism: it calls them through struct
@@ -31,9 +33,9 @@
  * cycle (harness/host-tests/markers-layering.sh checks both on the built
  * objects): control.c, control_parse.c, sinks.c; kunit.c; api.c;
  * probes.c; objects.c; mark.c, sdt.c; sdt_kprobe.c; debugfs.c; core.c;
- * format.c. The core
- * reaches the mechanisms above it only through the ops they register. The
- * registry's data is protected by marker_mutex; see core.c.
+ * format.c, sdt_decode.c. The core reaches the mechanisms above it only
+ * through the ops they register. The registry's data is protected by
+ * marker_mutex; see core.c.
  */
 #ifndef _KERNEL_MARKERS_INTERNAL_H
 #define _KERNEL_MARKERS_INTERNAL_H

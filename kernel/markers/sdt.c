@@ -6,7 +6,7 @@
  * where each argument lives. This file is the mechanism of SDT sites
  * (struct marker_kind_ops, registered with the core). When a key gets
  * probes, the registry (core.c) arms its sites through it: the spec is
- * decoded once into a program (arch_sdt_parse()), then the site is armed
+ * decoded once into a program (sdt_parse()), then the site is armed
  * by one of three mechanisms:
  *
  * thunk	the default: the NOP becomes a CALL of code generated for the
@@ -43,10 +43,10 @@
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/sdt-decode.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <kunit/visibility.h>
-#include <asm/sdt-decode.h>
 
 #include "internal.h"
 #include "sdt.h"
@@ -371,7 +371,7 @@ static void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
 		ss->entry = e;
 		ss->code = marker_site_code(site);
 		WRITE_ONCE(e->sdt, ss);		/* sdt_kprobe_armed() reads it */
-		ret = arch_sdt_parse(marker_site_format(site), &ss->prog,
+		ret = sdt_parse(marker_site_format(site), &ss->prog,
 				     sdt_resolve, e->obj);
 		if (ret < 0) {
 			ss->error = ret;
@@ -539,7 +539,7 @@ enum sdt_state sdt_state(const struct marker_entry *e, int *error)
 
 /*
  * Why @e is in error, in one word: its operand spec did not decode (see
- * arch_sdt_parse()), or it is where kprobes may not go; or NULL.
+ * sdt_parse()), or it is where kprobes may not go; or NULL.
  */
 const char *sdt_why(const struct marker_entry *e)
 {

@@ -12,8 +12,8 @@
 #include <linux/list.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/sdt-decode.h>
 #include <linux/workqueue.h>
-#include <asm/sdt-decode.h>
 
 #include "internal.h"
 
@@ -66,7 +66,7 @@ static __always_inline void sdt_hit(struct sdt_site *ss, struct pt_regs *regs)
 	if (!probes)
 		return;
 	this_cpu_inc(*ss->hits);
-	faults = arch_sdt_fetch(&ss->prog, regs, args);
+	faults = sdt_fetch(&ss->prog, regs, args);
 	if (unlikely(faults))
 		atomic_add(faults, &ss->faults);
 	for (i = 0; i < probes->nr; i++)

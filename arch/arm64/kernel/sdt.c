@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SDT sites on arm64: decoding sized operand specs.
+ * SDT sites on arm64: decoding the operands of sized operand specs.
  *
- * A spec is a space-separated list of N@OP, N the size in bytes (negative
- * when signed), OP an operand as the compiler printed it (sys/sdt.h's
+ * A spec is a space-separated list of N@OP (kernel/markers/sdt_decode.c
+ * splits it), OP an operand as the compiler printed it (sys/sdt.h's
  * syntax on aarch64):
  *
  *	x0 .. x30, w0 .. w30, sp	a register
@@ -21,38 +21,20 @@
 #include <linux/ctype.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
-#include <linux/kprobes.h>
-#include <linux/kstrtox.h>
-#include <linux/ptrace.h>
+#include <linux/sdt-decode.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
-#include <kunit/visibility.h>
-#include <asm/sdt-decode.h>
 
 /* The longest symbol an operand may name. */
 #define SDT_SYM_MAX	128
 
-/* Fail the parse of @prog, saying why (a few words, for the listing). */
-static int sdt_refuse(struct sdt_prog *prog, const char *why)
+/* A number, maybe with a '#' before it, @len bytes at @p. */
+static int sdt_parse_imm(const char *p, size_t len, s64 *val)
 {
-	prog->why = why;
-	return -EINVAL;
-}
-
-/* A signed number in C notation (decimal or 0x hex) of @len bytes at @p. */
-static int sdt_parse_num(const char *p, size_t len, s64 *val)
-{
-	char buf[24];
-
 	if (len && *p == '#') {
 		p++;
 		len--;
 	}
-	if (!len || len >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, p, len);
-	buf[len] = '\0';
-	return kstrtos64(buf, 0, val);
+	return sdt_parse_num(p, len, val);
 }
 
 /*
@@ -136,14 +118,14 @@ static int sdt_parse_mem(const char *p, size_t len, struct sdt_arg *a,
 		p++;
 	if (strnstr(p, ":lo12:", end - p))
 		return sdt_refuse(prog, "lo12");
-	return sdt_parse_num(p, end - p, &a->val) ?
+	return sdt_parse_imm(p, end - p, &a->val) ?
 	       sdt_refuse(prog, "displacement") : 0;
 }
 
 /* One operand, @len bytes at @p: see the top. */
-static int sdt_parse_op(const char *p, size_t len, struct sdt_arg *a,
-			struct sdt_prog *prog, sdt_sym_resolver *resolve,
-			void *ctx)
+int arch_sdt_parse_op(const char *p, size_t len, struct sdt_arg *a,
+		      struct sdt_prog *prog, sdt_sym_resolver *resolve,
+		      void *ctx)
 {
 	int r;
 
@@ -153,7 +135,7 @@ static int sdt_parse_op(const char *p, size_t len, struct sdt_arg *a,
 	}
 	if (*p == '#' || *p == '-' || isdigit(*p)) {
 		a->kind = SDT_ARG_IMM;
-		return sdt_parse_num(p, len, &a->val) ?
+		return sdt_parse_imm(p, len, &a->val) ?
 		       sdt_refuse(prog, "immediate") : 0;
 	}
 	r = sdt_parse_reg(p, len);
@@ -173,106 +155,3 @@ static int sdt_parse_op(const char *p, size_t len, struct sdt_arg *a,
 	a->reg = SDT_NO_REG;
 	return sdt_parse_sym(p, len, a, prog, resolve, ctx);
 }
-
-/**
- * arch_sdt_parse - compile a sized operand spec
- * @spec: the spec, "N@OP N@OP ..."
- * @prog: where to store the program
- * @resolve: resolves the symbols of operands, or NULL
- * @ctx: passed to @resolve
- *
- * Return: the number of arguments, or -EINVAL for a spec that does not
- * parse (a bad size, an unknown or vector register, a symbol that does
- * not resolve, more than SDT_MAX_ARGS arguments), with prog->why saying
- * which.
- */
-int arch_sdt_parse(const char *spec, struct sdt_prog *prog,
-		   sdt_sym_resolver *resolve, void *ctx)
-{
-	const char *p = spec, *at, *end;
-	struct sdt_arg *a;
-	s64 size;
-	int ret;
-
-	memset(prog, 0, sizeof(*prog));
-	for (;;) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		if (prog->nargs >= SDT_MAX_ARGS)
-			return sdt_refuse(prog, "arguments");
-		a = &prog->arg[prog->nargs];
-		at = strchr(p, '@');
-		if (!at || sdt_parse_num(p, at - p, &size))
-			return sdt_refuse(prog, "size");
-		switch (size) {
-		case 1: case 2: case 4: case 8:
-		case -1: case -2: case -4: case -8:
-			a->size = size;
-			break;
-		default:
-			return sdt_refuse(prog, "size");
-		}
-		/* "[sp, 16]" has a space: a memory operand ends at its ']'. */
-		end = at[1] == '[' ? strchrnul(at, ']') : strchrnul(at, ' ');
-		if (*end == ']')
-			end++;
-		ret = sdt_parse_op(at + 1, end - at - 1, a, prog, resolve, ctx);
-		if (ret)
-			return ret;
-		prog->nargs++;
-		p = end;
-	}
-	return prog->nargs;
-}
-EXPORT_SYMBOL_IF_KUNIT(arch_sdt_parse);
-
-/**
- * arch_sdt_fetch - fetch the arguments of a site at a hit
- * @prog: the site's program, from arch_sdt_parse()
- * @regs: the registers at the site
- * @args: where to store prog->nargs values, extended to 64 bits as their
- *	  sizes say
- *
- * Memory is read with copy_from_kernel_nofault(); an argument whose read
- * faults is 0.
- *
- * Return: the number of reads that faulted.
- */
-unsigned int arch_sdt_fetch(const struct sdt_prog *prog, struct pt_regs *regs,
-			    u64 *args)
-{
-	unsigned int i, faults = 0;
-	unsigned long addr;
-	u64 v;
-
-	for (i = 0; i < prog->nargs; i++) {
-		const struct sdt_arg *a = &prog->arg[i];
-
-		v = 0;
-		switch (a->kind) {
-		case SDT_ARG_REG:
-			v = a->reg == SDT_REG_SP ? regs->sp : regs->regs[a->reg];
-			break;
-		case SDT_ARG_IMM:
-			v = a->val;
-			break;
-		case SDT_ARG_MEM:
-			addr = a->val;
-			if (a->reg == SDT_REG_SP)
-				addr += regs->sp;
-			else if (a->reg != SDT_NO_REG)
-				addr += regs->regs[a->reg];
-			if (copy_from_kernel_nofault(&v, (void *)addr, abs(a->size))) {
-				v = 0;
-				faults++;
-			}
-			break;
-		}
-		args[i] = sdt_arg_extend(v, a->size);
-	}
-	return faults;
-}
-EXPORT_SYMBOL_IF_KUNIT(arch_sdt_fetch);
-NOKPROBE_SYMBOL(arch_sdt_fetch);

@@ -22,13 +22,13 @@
 #include <linux/cpu.h>
 #include <linux/marker.h>
 #include <linux/memory.h>
+#include <linux/sdt-decode.h>
 #include <linux/string.h>
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 #include <asm/alternative.h>
 #include <asm/insn.h>
 #include <asm/nops.h>
-#include <asm/sdt-decode.h>
 #include <asm/text-patching.h>
 
 static const u8 sdt_nop5[] = { BYTES_NOP5 };

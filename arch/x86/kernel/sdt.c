@@ -1,25 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SDT sites on x86-64: decoding sized operand specs.
+ * SDT sites on x86-64: decoding the operands of sized operand specs.
  *
- * A spec is a space-separated list of N@OP, N the size in bytes (negative
- * when signed), OP an AT&T operand as the compiler printed it: %reg,
- * $imm, or memory: [%gs:]disp(base,index,scale), any part optional, with
- * disp a number, a symbol, or a symbol plus or minus a number, and base
- * %rip with a symbol. See <linux/sdt.h> and sdt_parse_op().
+ * A spec is a space-separated list of N@OP (kernel/markers/sdt_decode.c
+ * splits it), OP an AT&T operand as the compiler printed it: %reg, $imm,
+ * or memory: [%gs:]disp(base,index,scale), any part optional, with disp a
+ * number, a symbol, or a symbol plus or minus a number, and base %rip
+ * with a symbol. See <asm/sdt.h> and arch_sdt_parse_op().
  */
 
 #include <linux/ctype.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
-#include <linux/kprobes.h>
-#include <linux/kstrtox.h>
-#include <linux/percpu.h>
-#include <linux/ptrace.h>
+#include <linux/sdt-decode.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
-#include <kunit/visibility.h>
-#include <asm/sdt-decode.h>
 
 /* The longest symbol a %rip-relative operand may name. */
 #define SDT_SYM_MAX	128
@@ -85,18 +79,6 @@ static size_t sdt_ident_len(const char *p)
 	return n;
 }
 
-/* A signed number in C notation (decimal or 0x hex) of @len bytes at @p. */
-static int sdt_parse_num(const char *p, size_t len, s64 *val)
-{
-	char buf[24];
-
-	if (!len || len >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, p, len);
-	buf[len] = '\0';
-	return kstrtos64(buf, 0, val);
-}
-
 /* "%reg" at @p: its slot and shift; returns the length consumed, or <0. */
 static int sdt_reg_at(const char *p, u8 *slot, u8 *shift)
 {
@@ -111,13 +93,6 @@ static int sdt_reg_at(const char *p, u8 *slot, u8 *shift)
 		return r;
 	*slot = r;
 	return len + 1;
-}
-
-/* Fail the parse of @prog, saying why (one word, for the listing). */
-static int sdt_refuse(struct sdt_prog *prog, const char *why)
-{
-	prog->why = why;
-	return -EINVAL;
 }
 
 /*
@@ -169,9 +144,9 @@ static int sdt_parse_disp(const char *p, size_t len, struct sdt_arg *a,
  * (with -mcmodel=kernel a symbol is a sign-extended 32-bit displacement).
  * %gs: makes the address per-CPU, as this CPU's accessors do.
  */
-static int sdt_parse_op(const char *p, size_t len, struct sdt_arg *a,
-			struct sdt_prog *prog, sdt_sym_resolver *resolve,
-			void *ctx)
+int arch_sdt_parse_op(const char *p, size_t len, struct sdt_arg *a,
+		      struct sdt_prog *prog, sdt_sym_resolver *resolve,
+		      void *ctx)
 {
 	const char *end = p + len, *q;
 	bool has_sym;
@@ -238,106 +213,3 @@ static int sdt_parse_op(const char *p, size_t len, struct sdt_arg *a,
 	}
 	return (q == end - 1 && *q == ')') ? 0 : sdt_refuse(prog, "operand");
 }
-
-/**
- * arch_sdt_parse - compile a sized operand spec
- * @spec: the spec, "N@OP N@OP ..."
- * @prog: where to store the program
- * @resolve: resolves symbols of %rip-relative operands, or NULL
- * @ctx: passed to @resolve
- *
- * Return: the number of arguments, or -EINVAL for a spec that does not
- * parse (a bad size, an unknown register, a symbol that does not resolve,
- * more than SDT_MAX_ARGS arguments), with prog->why saying which in one
- * word.
- */
-int arch_sdt_parse(const char *spec, struct sdt_prog *prog,
-		   sdt_sym_resolver *resolve, void *ctx)
-{
-	const char *p = spec, *at, *end;
-	struct sdt_arg *a;
-	s64 size;
-	int ret;
-
-	memset(prog, 0, sizeof(*prog));
-	for (;;) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		if (prog->nargs >= SDT_MAX_ARGS)
-			return sdt_refuse(prog, "arguments");
-		a = &prog->arg[prog->nargs];
-		end = strchrnul(p, ' ');
-		at = strnchr(p, end - p, '@');
-		if (!at || sdt_parse_num(p, at - p, &size))
-			return sdt_refuse(prog, "size");
-		switch (size) {
-		case 1: case 2: case 4: case 8:
-		case -1: case -2: case -4: case -8:
-			a->size = size;
-			break;
-		default:
-			return sdt_refuse(prog, "size");
-		}
-		ret = sdt_parse_op(at + 1, end - at - 1, a, prog, resolve, ctx);
-		if (ret)
-			return ret;
-		prog->nargs++;
-		p = end;
-	}
-	return prog->nargs;
-}
-EXPORT_SYMBOL_IF_KUNIT(arch_sdt_parse);
-
-/**
- * arch_sdt_fetch - fetch the arguments of a site at a hit
- * @prog: the site's program, from arch_sdt_parse()
- * @regs: the registers at the site
- * @args: where to store prog->nargs values, extended to 64 bits as their
- *	  sizes say
- *
- * Memory is read with copy_from_kernel_nofault(); an argument whose read
- * faults is 0.
- *
- * Return: the number of reads that faulted.
- */
-unsigned int arch_sdt_fetch(const struct sdt_prog *prog, struct pt_regs *regs,
-			    u64 *args)
-{
-	const unsigned long *r = (const unsigned long *)regs;
-	unsigned int i, faults = 0;
-	unsigned long addr;
-	u64 v;
-
-	for (i = 0; i < prog->nargs; i++) {
-		const struct sdt_arg *a = &prog->arg[i];
-
-		v = 0;
-		switch (a->kind) {
-		case SDT_ARG_REG:
-			v = r[a->reg] >> a->shift;
-			break;
-		case SDT_ARG_IMM:
-			v = a->val;
-			break;
-		case SDT_ARG_MEM:
-			addr = a->val;
-			if (a->reg != SDT_NO_REG)
-				addr += r[a->reg];
-			if (a->index != SDT_NO_REG)
-				addr += r[a->index] * a->scale;
-			if (a->gs)
-				addr += raw_cpu_read(this_cpu_off);
-			if (copy_from_kernel_nofault(&v, (void *)addr, abs(a->size))) {
-				v = 0;
-				faults++;
-			}
-			break;
-		}
-		args[i] = sdt_arg_extend(v, a->size);
-	}
-	return faults;
-}
-EXPORT_SYMBOL_IF_KUNIT(arch_sdt_fetch);
-NOKPROBE_SYMBOL(arch_sdt_fetch);

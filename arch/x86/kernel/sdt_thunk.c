@@ -7,7 +7,7 @@
  * from its decoded spec, into executable memory as BPF trampolines and
  * kprobes' instruction slots are, and written with text_poke. Where the
  * trampoline saves all 15 registers into a struct pt_regs, finds the site
- * in a hash table and runs arch_sdt_fetch() over its program, a thunk
+ * in a hash table and runs sdt_fetch() over its program, a thunk
  * does only what this one site needs:
  *
  *	push	%rbp			a frame: the ORC unwinder takes
@@ -72,6 +72,7 @@
 #include <linux/preempt.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
+#include <linux/sdt-decode.h>
 #include <linux/set_memory.h>
 #include <linux/slab.h>
 #include <linux/static_call.h>
@@ -79,7 +80,6 @@
 #include <asm/alternative.h>
 #include <asm/current.h>
 #include <asm/nospec-branch.h>
-#include <asm/sdt-decode.h>
 #include <asm/text-patching.h>
 
 /* The longest thunk: 12 arguments of the longest form, and the rest. */
@@ -101,7 +101,7 @@ struct sdt_emit {
 	unsigned int nargs;
 };
 
-/* The x86 register of a pt_regs slot (arch_sdt_parse()'s numbering). */
+/* The x86 register of a pt_regs slot (sdt_parse()'s numbering). */
 static int sdt_slot_reg(unsigned int slot)
 {
 	static const struct { u8 off, reg; } map[] = {
@@ -310,7 +310,7 @@ static s32 sdt_preempt_count_off(void)
 
 /**
  * arch_sdt_thunk_why - can a site's program be a thunk?
- * @prog: the program, from arch_sdt_parse()
+ * @prog: the program, from sdt_parse()
  *
  * Return: NULL if it can, or why not, in one word: a memory operand
  * through a register other than %rsp, or with an index, which a thunk

@@ -14,10 +14,10 @@
 #include <linux/module.h>
 #include <linux/ptrace.h>
 #include <linux/sdt.h>
+#include <linux/sdt-decode.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <asm/irqflags.h>
-#include <asm/sdt-decode.h>
 
 #include "../internal.h"
 #include "markers_sdt_kunit.h"
@@ -139,38 +139,38 @@ static void sdt_test_decode(struct kunit *test)
 		per_cpu(sdt_kunit_pcpu, i) = 0x5566;
 
 	for (i = 0; i < ARRAY_SIZE(ok); i++) {
-		KUNIT_ASSERT_EQ_MSG(test, arch_sdt_parse(ok[i].spec, &prog,
+		KUNIT_ASSERT_EQ_MSG(test, sdt_parse(ok[i].spec, &prog,
 							 sdt_kunit_resolve, NULL),
 				    1, "%s", ok[i].spec);
 		if (!strcmp(ok[i].spec, "8@(%rsi,%rcx,8)")) {
 			/* index 1: mem[1] */
 			regs.cx = 1;
-			faults = arch_sdt_fetch(&prog, &regs, &v);
+			faults = sdt_fetch(&prog, &regs, &v);
 			regs.cx = 0x80000001ULL;
 			KUNIT_EXPECT_EQ(test, v, 0xfffffffffffffff6ULL);
 			continue;
 		}
-		faults = arch_sdt_fetch(&prog, &regs, &v);
+		faults = sdt_fetch(&prog, &regs, &v);
 		KUNIT_EXPECT_EQ_MSG(test, v, ok[i].val, "%s", ok[i].spec);
 		KUNIT_EXPECT_EQ_MSG(test, faults, ok[i].faults, "%s", ok[i].spec);
 	}
 	/* "8@%sil" takes the low byte of %rsi. */
-	KUNIT_EXPECT_EQ(test, arch_sdt_parse("1@%sil", &prog, NULL, NULL), 1);
-	arch_sdt_fetch(&prog, &regs, &v);
+	KUNIT_EXPECT_EQ(test, sdt_parse("1@%sil", &prog, NULL, NULL), 1);
+	sdt_fetch(&prog, &regs, &v);
 	KUNIT_EXPECT_EQ(test, v, (u64)(regs.si & 0xff));
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		KUNIT_EXPECT_EQ_MSG(test, arch_sdt_parse(bad[i], &prog,
+		KUNIT_EXPECT_EQ_MSG(test, sdt_parse(bad[i], &prog,
 							 sdt_kunit_resolve, NULL),
 				    -EINVAL, "%s", bad[i]);
 	/* A refusal says why, in one word. */
-	KUNIT_EXPECT_EQ(test, arch_sdt_parse("4@unknown_symbol(%rip)", &prog,
+	KUNIT_EXPECT_EQ(test, sdt_parse("4@unknown_symbol(%rip)", &prog,
 					     sdt_kunit_resolve, NULL), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, prog.why, "symbol");
-	KUNIT_EXPECT_EQ(test, arch_sdt_parse("4@%foo", &prog, NULL, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sdt_parse("4@%foo", &prog, NULL, NULL), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, prog.why, "register");
-	KUNIT_EXPECT_EQ(test, arch_sdt_parse("", &prog, NULL, NULL), 0);
-	KUNIT_EXPECT_EQ(test, arch_sdt_parse(" -4@%edi  8@%rsi ", &prog, NULL, NULL), 2);
+	KUNIT_EXPECT_EQ(test, sdt_parse("", &prog, NULL, NULL), 0);
+	KUNIT_EXPECT_EQ(test, sdt_parse(" -4@%edi  8@%rsi ", &prog, NULL, NULL), 2);
 }
 
 /* --- Sites ------------------------------------------------------------ */

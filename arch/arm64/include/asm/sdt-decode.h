@@ -3,28 +3,16 @@
 #define _ASM_ARM64_SDT_DECODE_H
 
 /*
- * Decoding the sized operand specs of arm64 SDT sites ("-4@w0 8@[sp, 16]
- * 4@5"), for the markers registry; the sites themselves are <asm/sdt.h>'s.
- * arch_sdt_parse() turns a spec into a compact program once, when a site
- * is armed; arch_sdt_fetch() runs it at each hit, from the site's kprobe.
+ * arm64's part of decoding SDT operand specs ("-4@w0 8@[sp, 16] 4@5"):
+ * what an operand decodes to (arch/arm64/kernel/sdt.c), and how a hit
+ * reads it. Included by <linux/sdt-decode.h>, which has the rest.
  *
  * arm64 arms SDT sites by kprobes only: no trampoline and no thunk (see
- * arch/arm64/kernel/marker.c), so the thunk interface below refuses.
+ * arch/arm64/kernel/marker.c).
  */
 
-#include <linux/err.h>
-#include <linux/sdt.h>
-#include <linux/types.h>
+#include <asm/ptrace.h>
 
-struct pt_regs;
-
-enum sdt_arg_kind {
-	SDT_ARG_REG = 1,	/* xN or wN, or sp */
-	SDT_ARG_MEM,		/* [base, disp] or a symbol's address + disp */
-	SDT_ARG_IMM,		/* an immediate */
-};
-
-#define SDT_NO_REG	0xff
 #define SDT_REG_SP	31	/* in a register's slot: sp */
 
 /* One argument: where it is, and how wide it is. */
@@ -36,57 +24,25 @@ struct sdt_arg {
 	s64 val;		/* MEM: displacement (or address); IMM: value */
 };
 
-struct sdt_prog {
-	unsigned int nargs;
-	const char *why;	/* a parse that failed: why, in a few words */
-	struct sdt_arg arg[SDT_MAX_ARGS];
-};
-
-/*
- * Resolves a symbol of an operand for the site being parsed; returns 0
- * when the symbol is unknown or ambiguous.
- */
-typedef unsigned long sdt_sym_resolver(void *ctx, const char *sym);
-
-/* @v, of @size bytes (negative: signed), extended to 64 bits. */
-static __always_inline u64 sdt_arg_extend(u64 v, s8 size)
+/* The value of register @reg: x0-x30, or sp. */
+static __always_inline unsigned long __arch_sdt_reg(const struct pt_regs *regs,
+						    u8 reg)
 {
-	unsigned int bits = (size < 0 ? -size : size) * 8;
-
-	if (bits == 64)
-		return v;
-	v &= (1ULL << bits) - 1;
-	if (size < 0 && (v & (1ULL << (bits - 1))))
-		v |= ~0ULL << bits;
-	return v;
+	return reg == SDT_REG_SP ? regs->sp : regs->regs[reg];
 }
 
-int arch_sdt_parse(const char *spec, struct sdt_prog *prog,
-		   sdt_sym_resolver *resolve, void *ctx);
-unsigned int arch_sdt_fetch(const struct sdt_prog *prog, struct pt_regs *regs,
-			    u64 *args);
-
-/* Per-site thunks: none on arm64 (see the top). */
-struct sdt_thunk_call {
-	void *func;
-	void *data;
-	const bool *live;
-	unsigned long __percpu *hits;
-};
-
-static inline const char *arch_sdt_thunk_why(const struct sdt_prog *prog)
+/* The value of a register argument. */
+static __always_inline unsigned long arch_sdt_reg(const struct pt_regs *regs,
+						  const struct sdt_arg *a)
 {
-	return "no thunks on arm64";
+	return __arch_sdt_reg(regs, a->reg);
 }
 
-static inline void *arch_sdt_thunk_make(const struct sdt_prog *prog,
-					const struct sdt_thunk_call *call)
+/* The address of a memory argument. */
+static __always_inline unsigned long arch_sdt_addr(const struct pt_regs *regs,
+						   const struct sdt_arg *a)
 {
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static inline void arch_sdt_thunk_free(void *code)
-{
+	return a->val + (a->reg == SDT_NO_REG ? 0 : __arch_sdt_reg(regs, a->reg));
 }
 
 #endif /* _ASM_ARM64_SDT_DECODE_H */

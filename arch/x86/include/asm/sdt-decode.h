@@ -3,25 +3,13 @@
 #define _ASM_X86_SDT_DECODE_H
 
 /*
- * Decoding the sized operand specs of SDT sites ("-4@%edi 8@16(%rsp)"),
- * for the markers registry; the sites themselves are <asm/sdt.h>'s.
- * arch_sdt_parse() turns a spec into a compact program once, when a site
- * is armed; arch_sdt_fetch() runs it at each hit, from the trampoline's
- * handler (or the site's kprobe, when that mechanism is selected).
+ * x86-64's part of decoding SDT operand specs ("-4@%edi 8@16(%rsp)"):
+ * what an AT&T operand decodes to (arch/x86/kernel/sdt.c), and how a hit
+ * reads it. Included by <linux/sdt-decode.h>, which has the rest.
  */
 
-#include <linux/sdt.h>
-#include <linux/types.h>
-
-struct pt_regs;
-
-enum sdt_arg_kind {
-	SDT_ARG_REG = 1,	/* a register (of any width) */
-	SDT_ARG_MEM,		/* [%gs:]disp(base, index, scale), symbols resolved */
-	SDT_ARG_IMM,		/* $immediate */
-};
-
-#define SDT_NO_REG	0xff
+#include <linux/percpu.h>
+#include <asm/ptrace.h>
 
 /* One argument: where it is, and how wide it is. */
 struct sdt_arg {
@@ -36,17 +24,28 @@ struct sdt_arg {
 	s64 val;		/* MEM: displacement (or address); IMM: value */
 };
 
-struct sdt_prog {
-	unsigned int nargs;
-	const char *why;	/* a parse that failed: why, in one word */
-	struct sdt_arg arg[SDT_MAX_ARGS];
-};
+/* The value of a register argument: a pt_regs slot, maybe its high byte. */
+static __always_inline unsigned long arch_sdt_reg(const struct pt_regs *regs,
+						  const struct sdt_arg *a)
+{
+	return ((const unsigned long *)regs)[a->reg] >> a->shift;
+}
 
-/*
- * Resolves a symbol of an operand for the site being parsed; returns 0
- * when the symbol is unknown or ambiguous.
- */
-typedef unsigned long sdt_sym_resolver(void *ctx, const char *sym);
+/* The address of a memory argument. */
+static __always_inline unsigned long arch_sdt_addr(const struct pt_regs *regs,
+						   const struct sdt_arg *a)
+{
+	const unsigned long *r = (const unsigned long *)regs;
+	unsigned long addr = a->val;
+
+	if (a->reg != SDT_NO_REG)
+		addr += r[a->reg];
+	if (a->index != SDT_NO_REG)
+		addr += r[a->index] * a->scale;
+	if (a->gs)
+		addr += raw_cpu_read(this_cpu_off);
+	return addr;
+}
 
 /*
  * The SDT trampoline (sdt_trampoline_64.S) and what it calls: the struct
@@ -56,39 +55,5 @@ typedef unsigned long sdt_sym_resolver(void *ctx, const char *sym);
 #define SDT_TRAMPOLINE_FRAME	(sizeof(struct pt_regs) + 16)
 void arch_sdt_trampoline(void);
 void sdt_trampoline_handler(struct pt_regs *regs);
-
-/* @v, of @size bytes (negative: signed), extended to 64 bits. */
-static __always_inline u64 sdt_arg_extend(u64 v, s8 size)
-{
-	unsigned int bits = (size < 0 ? -size : size) * 8;
-
-	if (bits == 64)
-		return v;
-	v &= (1ULL << bits) - 1;
-	if (size < 0 && (v & (1ULL << (bits - 1))))
-		v |= ~0ULL << bits;
-	return v;
-}
-
-int arch_sdt_parse(const char *spec, struct sdt_prog *prog,
-		   sdt_sym_resolver *resolve, void *ctx);
-unsigned int arch_sdt_fetch(const struct sdt_prog *prog, struct pt_regs *regs,
-			    u64 *args);
-
-/*
- * Per-site thunks (sdt_thunk.c): what an armed site's thunk calls, and
- * with what. The call is func(data, args, nargs), as an sdt_probe_func.
- */
-struct sdt_thunk_call {
-	void *func;			/* the probe, or an iterator */
-	void *data;			/* its first argument */
-	const bool *live;		/* CONFIG_PREEMPTION: call while true */
-	unsigned long __percpu *hits;	/* counted at each call */
-};
-
-const char *arch_sdt_thunk_why(const struct sdt_prog *prog);
-void *arch_sdt_thunk_make(const struct sdt_prog *prog,
-			  const struct sdt_thunk_call *call);
-void arch_sdt_thunk_free(void *code);
 
 #endif /* _ASM_X86_SDT_DECODE_H */

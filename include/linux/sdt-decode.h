@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_SDT_DECODE_H
+#define _LINUX_SDT_DECODE_H
+
+/*
+ * Decoding the sized operand specs of SDT sites ("N@OP N@OP ..."), for the
+ * markers registry; the sites themselves are <linux/sdt.h>'s.
+ *
+ * sdt_parse() (kernel/markers/sdt_decode.c) turns a spec into a compact
+ * program once, when a site is armed: it splits the spec, checks each
+ * size and leaves each operand to the arch's arch_sdt_parse_op(), which
+ * fills a struct sdt_arg of its own (<asm/sdt-decode.h>). sdt_fetch()
+ * runs the program at each hit, from the site's thunk, trampoline or
+ * kprobe, with the arch's arch_sdt_reg() and arch_sdt_addr().
+ */
+
+#include <linux/err.h>
+#include <linux/sdt.h>
+#include <linux/types.h>
+
+struct pt_regs;
+
+enum sdt_arg_kind {
+	SDT_ARG_REG = 1,	/* a register */
+	SDT_ARG_MEM,		/* memory at an address, symbols resolved */
+	SDT_ARG_IMM,		/* an immediate */
+};
+
+/* In a register slot of struct sdt_arg: no register. */
+#define SDT_NO_REG	0xff
+
+/* struct sdt_arg, arch_sdt_reg() and arch_sdt_addr(). */
+#include <asm/sdt-decode.h>
+
+struct sdt_prog {
+	unsigned int nargs;
+	const char *why;	/* a parse that failed: why, in a few words */
+	struct sdt_arg arg[SDT_MAX_ARGS];
+};
+
+/*
+ * Resolves a symbol of an operand for the site being parsed; returns 0
+ * when the symbol is unknown or ambiguous.
+ */
+typedef unsigned long sdt_sym_resolver(void *ctx, const char *sym);
+
+/* @v, of @size bytes (negative: signed), extended to 64 bits. */
+static __always_inline u64 sdt_arg_extend(u64 v, s8 size)
+{
+	unsigned int bits = (size < 0 ? -size : size) * 8;
+
+	if (bits == 64)
+		return v;
+	v &= (1ULL << bits) - 1;
+	if (size < 0 && (v & (1ULL << (bits - 1))))
+		v |= ~0ULL << bits;
+	return v;
+}
+
+int sdt_parse(const char *spec, struct sdt_prog *prog,
+	      sdt_sym_resolver *resolve, void *ctx);
+unsigned int sdt_fetch(const struct sdt_prog *prog, struct pt_regs *regs,
+		       u64 *args);
+
+/*
+ * For the arch's operand parser: fail the parse of @prog saying why, and
+ * read a number in C notation.
+ */
+int sdt_refuse(struct sdt_prog *prog, const char *why);
+int sdt_parse_num(const char *p, size_t len, s64 *val);
+
+/*
+ * arch_sdt_parse_op - parse one operand, @len bytes at @p, into @a
+ *
+ * Returns 0, or sdt_refuse()'s -EINVAL with the reason.
+ */
+int arch_sdt_parse_op(const char *p, size_t len, struct sdt_arg *a,
+		      struct sdt_prog *prog, sdt_sym_resolver *resolve,
+		      void *ctx);
+
+/*
+ * Per-site thunks, on an arch that arms SDT sites with a call: what an
+ * armed site's thunk calls, and with what. The call is
+ * func(data, args, nargs), as an sdt_probe_func.
+ */
+struct sdt_thunk_call {
+	void *func;			/* the probe, or an iterator */
+	void *data;			/* its first argument */
+	const bool *live;		/* CONFIG_PREEMPTION: call while true */
+	unsigned long __percpu *hits;	/* counted at each call */
+};
+
+#ifdef CONFIG_HAVE_ARCH_MARKERS_SDT_CALL
+const char *arch_sdt_thunk_why(const struct sdt_prog *prog);
+void *arch_sdt_thunk_make(const struct sdt_prog *prog,
+			  const struct sdt_thunk_call *call);
+void arch_sdt_thunk_free(void *code);
+#else
+static inline const char *arch_sdt_thunk_why(const struct sdt_prog *prog)
+{
+	return "no thunks on this arch";
+}
+
+static inline void *arch_sdt_thunk_make(const struct sdt_prog *prog,
+					const struct sdt_thunk_call *call)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static inline void arch_sdt_thunk_free(void *code)
+{
+}
+#endif /* CONFIG_HAVE_ARCH_MARKERS_SDT_CALL */
+
+#endif /* _LINUX_SDT_DECODE_H */
