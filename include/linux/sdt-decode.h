@@ -29,7 +29,10 @@ enum sdt_arg_kind {
 /* In a register slot of struct sdt_arg: no register. */
 #define SDT_NO_REG	0xff
 
-/* struct sdt_arg, arch_sdt_reg() and arch_sdt_addr(). */
+/*
+ * struct sdt_arg, arch_sdt_reg() and arch_sdt_addr(). An arch's struct
+ * sdt_arg has at least kind, size, sym and val, which the code here uses.
+ */
 #include <asm/sdt-decode.h>
 
 struct sdt_prog {
@@ -63,11 +66,13 @@ unsigned int sdt_fetch(const struct sdt_prog *prog, struct pt_regs *regs,
 		       u64 *args);
 
 /*
- * For the arch's operand parser: fail the parse of @prog saying why, and
- * read a number in C notation.
+ * For the arch's operand parser: fail the parse of @prog saying why, read
+ * a number in C notation, resolve a symbol plus or minus a number.
  */
 int sdt_refuse(struct sdt_prog *prog, const char *why);
 int sdt_parse_num(const char *p, size_t len, s64 *val);
+int sdt_parse_sym(const char *p, size_t len, size_t n, struct sdt_arg *a,
+		  struct sdt_prog *prog, sdt_sym_resolver *resolve, void *ctx);
 
 /*
  * arch_sdt_parse_op - parse one operand, @len bytes at @p, into @a

@@ -53,6 +53,43 @@ int sdt_parse_num(const char *p, size_t len, s64 *val)
 	return kstrtos64(buf, 0, val);
 }
 
+/* The longest symbol an operand may name. */
+#define SDT_SYM_MAX	128
+
+/**
+ * sdt_parse_sym - parse a symbol plus or minus a number, into its address
+ * @p: the text, not terminated: the symbol's @n bytes, then the number
+ * @len: the length of the text
+ * @n: the length of the symbol (what a symbol may hold is the arch's)
+ * @a: the argument: its val becomes the sum, and its sym is set
+ * @prog: the program being parsed
+ * @resolve: the resolver sdt_parse() was given, or NULL
+ * @ctx: passed to @resolve
+ *
+ * Return: 0, or -EINVAL with prog->why "symbol" (too long, unknown or
+ * ambiguous) or "displacement".
+ */
+int sdt_parse_sym(const char *p, size_t len, size_t n, struct sdt_arg *a,
+		  struct sdt_prog *prog, sdt_sym_resolver *resolve, void *ctx)
+{
+	char sym[SDT_SYM_MAX];
+	unsigned long addr;
+
+	if (!n || n >= sizeof(sym))
+		return sdt_refuse(prog, "symbol");
+	memcpy(sym, p, n);
+	sym[n] = '\0';
+	addr = resolve ? resolve(ctx, sym) : 0;
+	if (!addr)
+		return sdt_refuse(prog, "symbol");
+	a->val = 0;
+	if (n < len && sdt_parse_num(p + n, len - n, &a->val))
+		return sdt_refuse(prog, "displacement");
+	a->val += addr;
+	a->sym = 1;
+	return 0;
+}
+
 /**
  * sdt_parse - compile a sized operand spec
  * @spec: the spec, "N@OP N@OP ..."

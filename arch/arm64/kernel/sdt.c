@@ -24,9 +24,6 @@
 #include <linux/sdt-decode.h>
 #include <linux/string.h>
 
-/* The longest symbol an operand may name. */
-#define SDT_SYM_MAX	128
-
 /* A number, maybe with a '#' before it, @len bytes at @p. */
 static int sdt_parse_imm(const char *p, size_t len, s64 *val)
 {
@@ -69,30 +66,6 @@ static size_t sdt_ident_len(const char *p, size_t len)
 	while (n < len && (isalnum(p[n]) || p[n] == '_' || p[n] == '.'))
 		n++;
 	return n;
-}
-
-/* A symbol, plus or minus a number: its address, resolved. */
-static int sdt_parse_sym(const char *p, size_t len, struct sdt_arg *a,
-			 struct sdt_prog *prog, sdt_sym_resolver *resolve,
-			 void *ctx)
-{
-	size_t n = sdt_ident_len(p, len);
-	char sym[SDT_SYM_MAX];
-	unsigned long addr;
-
-	if (!n || n >= sizeof(sym))
-		return sdt_refuse(prog, "symbol");
-	memcpy(sym, p, n);
-	sym[n] = '\0';
-	addr = resolve ? resolve(ctx, sym) : 0;
-	if (!addr)
-		return sdt_refuse(prog, "symbol");
-	a->val = 0;
-	if (n < len && sdt_parse_num(p + n, len - n, &a->val))
-		return sdt_refuse(prog, "displacement");
-	a->val += addr;
-	a->sym = 1;
-	return 0;
 }
 
 /* "[base]" or "[base, disp]", @len bytes at @p. */
@@ -153,5 +126,6 @@ int arch_sdt_parse_op(const char *p, size_t len, struct sdt_arg *a,
 		return sdt_refuse(prog, "vector register");
 	a->kind = SDT_ARG_MEM;
 	a->reg = SDT_NO_REG;
-	return sdt_parse_sym(p, len, a, prog, resolve, ctx);
+	return sdt_parse_sym(p, len, sdt_ident_len(p, len), a, prog, resolve,
+			     ctx);
 }

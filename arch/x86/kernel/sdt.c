@@ -15,9 +15,6 @@
 #include <linux/sdt-decode.h>
 #include <linux/string.h>
 
-/* The longest symbol a %rip-relative operand may name. */
-#define SDT_SYM_MAX	128
-
 /*
  * The AT&T register names of each width, by the name pt_regs knows the
  * register by (regs_query_register_offset()): "ax" is %rax, %eax, %ax, %al.
@@ -103,8 +100,6 @@ static int sdt_parse_disp(const char *p, size_t len, struct sdt_arg *a,
 			  struct sdt_prog *prog, sdt_sym_resolver *resolve,
 			  void *ctx, bool *has_sym)
 {
-	char sym[SDT_SYM_MAX];
-	unsigned long addr;
 	size_t n;
 
 	a->val = 0;
@@ -112,23 +107,11 @@ static int sdt_parse_disp(const char *p, size_t len, struct sdt_arg *a,
 	if (!len)
 		return 0;
 	n = (*p == '-' || isdigit(*p)) ? 0 : sdt_ident_len(p);
-	if (n) {
-		if (n >= sizeof(sym))
-			return sdt_refuse(prog, "symbol");
-		memcpy(sym, p, n);
-		sym[n] = '\0';
-		addr = resolve ? resolve(ctx, sym) : 0;
-		if (!addr)
-			return sdt_refuse(prog, "symbol");
-		*has_sym = true;
-	}
-	if (n < len && sdt_parse_num(p + n, len - n, &a->val))
-		return sdt_refuse(prog, "displacement");
-	if (n) {
-		a->val += addr;
-		a->sym = 1;
-	}
-	return 0;
+	if (!n)
+		return sdt_parse_num(p, len, &a->val) ?
+		       sdt_refuse(prog, "displacement") : 0;
+	*has_sym = true;
+	return sdt_parse_sym(p, len, n, a, prog, resolve, ctx);
 }
 
 /*
