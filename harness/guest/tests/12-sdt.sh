@@ -24,6 +24,16 @@ types_args() {
 		grep -q "arg0=-1 arg1=255 arg2=-2 arg3=65535 arg4=-3 arg5=4294967294 arg6=-4 arg7=-1$" ||
 		fail "decoded arguments ($1): $(step_dmesg | grep 'sdt_example:types arg' | tail -n 1)"
 }
+# types_hit HOW: attach to sdt_example:types, wait for the listing to show
+# it armed by HOW, fire it once: one hit, and its arguments decoded.
+types_hit() {
+	sdt_probe_example name=types nargs=8 || fail "attach to types"
+	wait_listing sdt_example:types " $1 1 " || fail "not a $1: $(grep sdt_example:types $L)"
+	n=$(hits "sdt_example:types")
+	cat /proc/sdt-example
+	expect_eq "types hits ($1)" "$(hits "sdt_example:types")" "$((n + 1))"
+	types_args $1
+}
 
 grep -q "^module:live sdt \"8@$REG\" do_init_module+" $L || fail "vmlinux SDT site: $(grep module:live $L)"
 modprobe sdt-example || fail "modprobe sdt-example"
@@ -42,23 +52,13 @@ if [ -z "$X86" ]; then
 	write_expect_err $MECH call 'Operation not supported'
 	write_expect_err $MECH thunk 'Operation not supported'
 	expect_eq "mechanism after a refusal" "$(cat $MECH)" "kprobe"
-	sdt_probe_example name=types nargs=8 || fail "attach to types"
-	wait_listing sdt_example:types ' kprobe 1 ' || fail "not a kprobe: $(grep sdt_example:types $L)"
-	n=$(hits "sdt_example:types")
-	cat /proc/sdt-example
-	expect_eq "types hits (kprobe)" "$(hits "sdt_example:types")" "$((n + 1))"
-	types_args kprobe
+	types_hit kprobe
 fi
 [ $X86 ] && expect_eq "mechanism" "$(cat $MECH)" "thunk"
 [ $X86 ] && for m in thunk call; do
 	echo $m > $MECH || fail "switch to $m"
 	expect_eq "mechanism" "$(cat $MECH)" "$m"
-	sdt_probe_example name=types nargs=8 || fail "attach to types"
-	grep -q "^sdt_example:types .* $m 1 " $L || fail "not a $m: $(grep sdt_example:types $L)"
-	n=$(hits "sdt_example:types")
-	cat /proc/sdt-example
-	expect_eq "types hits ($m)" "$(hits "sdt_example:types")" "$((n + 1))"
-	types_args $m
+	types_hit $m
 	[ $m = thunk ] && rmmod sdt_probe_example
 done
 # A kprobe on a site is refused with EBUSY, armed or dormant: the site
@@ -79,12 +79,7 @@ write_expect_err $MECH 'jump' 'Invalid argument'
 echo kprobe > $MECH || fail "switch to kprobes"
 if [ $X86 ]; then
 	step_mark "optimized kprobes"
-	sdt_probe_example name=types nargs=8 || fail "attach to types"
-	wait_listing sdt_example:types ' optimized 1 ' || fail "not optimized: $(grep sdt_example:types $L)"
-	n=$(hits "sdt_example:types")
-	cat /proc/sdt-example
-	expect_eq "types hits" "$(hits "sdt_example:types")" "$((n + 1))"
-	types_args optimized
+	types_hit optimized
 	rmmod sdt_probe_example
 fi
 
