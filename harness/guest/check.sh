@@ -46,6 +46,27 @@ kunit() {
 in_part kunit && kunit
 
 # Shell-level integration tests.
+#
+# Each has 600 s, or what a line "# timeout: SECONDS" in it says: a bound
+# for a hung test, not a budget.
+test_timeout() {
+	sed -n 's/^# timeout: \([0-9]\{1,\}\)$/\1/p' "$1" | grep . || echo 600
+}
+# After a test that failed, stop the programs it left running (timeout
+# kills the test's shell only) and unload the modules it left loaded
+# (those not in $1), so that its failure does not become the next tests'
+# too: a fixture left loaded keeps names and formats that a later test
+# expects to be its own.
+unload_new() {
+	for f in /extra/*; do
+		[ -f "$f" ] && [ -x "$f" ] && killall -q -KILL "${f##*/}"
+	done
+	sleep 1
+	for m in $(cut -d' ' -f1 /proc/modules); do
+		echo " $1 " | tr '\n' ' ' | grep -q " $m " && continue
+		rmmod "$m" 2>/dev/null && echo "unloaded $m, left by the failed test"
+	done
+}
 echo "--- integration tests"
 for t in /harness/tests/*.sh; do
 	[ -f "$t" ] || continue
@@ -53,11 +74,13 @@ for t in /harness/tests/*.sh; do
 	in_part "$name" || continue
 	echo "--- $name"
 	t1=$(date +%s)
-	if timeout 600 sh "$t"; then
+	mods=$(cut -d' ' -f1 /proc/modules)
+	if timeout "$(test_timeout "$t")" sh "$t"; then
 		echo "MARKERS-TEST: PASS $name"
 	else
 		echo "MARKERS-TEST: FAIL $name"
 		fails=$((fails + 1))
+		unload_new "$mods"
 	fi
 	echo "MARKERS-TIME $name $(( $(date +%s) - t1 ))"
 done

@@ -119,3 +119,21 @@ gp_count() {
 	echo $(( $(grep -c ' markers_gp: ' $T/trace) - $(grep -c ' markers_gc: ' $T/trace) ))
 }
 
+# fault_setup PERCENT: failslab and fail_page_alloc fail PERCENT of the
+# allocations of the tasks that ask for it (/proc/self/make-it-fail), or
+# none but those of /proc/self/fail-nth with 0; quietly, GFP_KERNEL and
+# page allocations of every order included; "times" counts down from
+# 1000000 with each failure injected.
+fault_setup() {
+	for d in failslab fail_page_alloc; do
+		d=/sys/kernel/debug/$d
+		echo "$1" > $d/probability
+		echo 1 > $d/interval
+		echo 1000000 > $d/times
+		echo 0 > $d/verbose
+		echo Y > $d/task-filter
+		echo N > $d/ignore-gfp-wait
+	done
+	echo N > /sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem
+	echo 0 > /sys/kernel/debug/fail_page_alloc/min-order
+}

@@ -3,14 +3,15 @@
 # The `make stress` guest job: the reliability tests at full length, on the
 # test kernel (KASAN, kmemleak, lockdep): a 100,000-cycle arm/disarm storm,
 # 1,000 module load/unload cycles, 5,000 calls and 500 module loads under
-# fault injection, and 10,000 writes of the control-file fuzz.
+# fault injection, a load with each of its allocations failed in turn,
+# and 10,000 writes of the control-file fuzz.
 export STORM_CYCLES=${STORM_CYCLES:-100000}
 export CHURN_CYCLES=${CHURN_CYCLES:-1000}
 export FAULT_CALLS=${FAULT_CALLS:-5000}
 export FAULT_LOADS=${FAULT_LOADS:-500}
 export FUZZ_COUNT=${FUZZ_COUNT:-10000}
 fails=0
-for t in 40-storm 41-module-churn 42-fault-injection 90-control-fuzz; do
+for t in 40-storm 41-module-churn 42-fault-injection 53-fault-nth 90-control-fuzz; do
 	echo "--- $t"
 	t0=$(date +%s)
 	if sh /harness/tests/$t.sh; then

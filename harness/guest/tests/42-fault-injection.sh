@@ -4,8 +4,8 @@
 # calls of marker_set_probe(),
 # sdt_set_probe() and their disable counterparts (markers_stress), and
 # FAULT_LOADS loads of a module with sites alternating with control-file
-# writes (module-churn), and loads failing each of their last allocations
-# in turn. Every call succeeds or fails with an error,
+# writes (module-churn). 53-fault-nth fails each allocation of a load in
+# turn. Every call succeeds or fails with an error,
 # detaching never fails, and the registry agrees with the text and kprobes
 # after each. Each part injects failures of its own, or it tested nothing:
 # failslab's and fail_page_alloc's "times" count down from 1000000 with
@@ -37,17 +37,7 @@ M=/lib/modules/$(uname -r)/kernel/kernel/markers/tests
 S=/sys/kernel/debug/markers_stress
 rmmod markers_stress 2>/dev/null	# left by an earlier test's failure
 insmod $M/markers_stress.ko || fail "insmod markers_stress"
-for d in failslab fail_page_alloc; do
-	d=/sys/kernel/debug/$d
-	echo 10 > $d/probability
-	echo 1 > $d/interval
-	echo 1000000 > $d/times
-	echo 0 > $d/verbose
-	echo Y > $d/task-filter
-	echo N > $d/ignore-gfp-wait
-done
-echo N > /sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem
-echo 0 > /sys/kernel/debug/fail_page_alloc/min-order
+fault_setup 10
 
 # The file is opened before allocations may fail: only the run may.
 injected_reset
@@ -72,20 +62,6 @@ done
 echo "$r2"
 echo "failures injected in the module loads: $n2"
 [ "$n2" -gt 0 ] || fail "no failure injected in the module loads"
-# Load by load: each allocation of a module load (the last NTH_LOADS)
-# failed once (module-churn.c "nth", through /proc/self/fail-nth: one
-# allocation of the load, whatever the probability). A load that succeeds
-# all the same leaves its names' trace events as one without failure; or,
-# where one is missing, "enable" succeeds, makes it and enables them all.
-# On the names fresh_* and fresh:*, which no other test enables: the
-# events of names once enabled stay, and are no longer made at each load.
-# The making of the events failed in some loads ("no trace event for").
-r3=$(/extra/module-churn $M/markers_churn.ko markers_churn fresh ${NTH_LOADS:-1000} nth 2>&1) ||
-	fail "module-churn, one allocation failed in each load: $r3"
-echo "$r3"
-echo "$r3" | grep -q '^nth allocations [0-9]* failed [0-9]* of the last: .* bad 0$' || fail "$r3"
-step_dmesg | grep -q 'markers: no trace event for fresh' ||
-	fail "no failure in the making of the events: widen NTH_LOADS"
 expect_eq "inconsistent sites at the end" "$(cat $S/check)" 0
 rmmod markers_stress
 [ -z "$X86" ] || echo thunk > $MECH
