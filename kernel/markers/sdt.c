@@ -372,7 +372,7 @@ static void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
 		ss->code = marker_site_code(site);
 		WRITE_ONCE(e->sdt, ss);		/* sdt_kprobe_armed() reads it */
 		ret = sdt_parse(marker_site_format(site), &ss->prog,
-				     sdt_resolve, e->obj);
+				sdt_resolve, e->obj);
 		if (ret < 0) {
 			ss->error = ret;
 			marker_warn_site(e, "cannot decode \"%s\": %d (%s)\n",

@@ -140,7 +140,7 @@ static void sdt_test_decode(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(ok); i++) {
 		KUNIT_ASSERT_EQ_MSG(test, sdt_parse(ok[i].spec, &prog,
-							 sdt_kunit_resolve, NULL),
+						    sdt_kunit_resolve, NULL),
 				    1, "%s", ok[i].spec);
 		if (!strcmp(ok[i].spec, "8@(%rsi,%rcx,8)")) {
 			/* index 1: mem[1] */
@@ -161,11 +161,11 @@ static void sdt_test_decode(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		KUNIT_EXPECT_EQ_MSG(test, sdt_parse(bad[i], &prog,
-							 sdt_kunit_resolve, NULL),
+						    sdt_kunit_resolve, NULL),
 				    -EINVAL, "%s", bad[i]);
 	/* A refusal says why, in one word. */
 	KUNIT_EXPECT_EQ(test, sdt_parse("4@unknown_symbol(%rip)", &prog,
-					     sdt_kunit_resolve, NULL), -EINVAL);
+					sdt_kunit_resolve, NULL), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, prog.why, "symbol");
 	KUNIT_EXPECT_EQ(test, sdt_parse("4@%foo", &prog, NULL, NULL), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, prog.why, "register");
