@@ -35,8 +35,10 @@ check: deps
 stress: build
 	@$(H)/stress.sh
 
+# ARCH=arm64: without the tools image, whose perf and bpftrace are x86's.
 demo: build
-	@$(H)/run.sh -T -t 900 -l build/logs/demo.log $(H)/guest/demo.sh
+	@$(H)/run.sh $(if $(filter arm64,$(ARCH)),,-T) -t 900 \
+		-l build/logs$(if $(filter arm64,$(ARCH)),-arm64)/demo.log $(H)/guest/demo.sh
 
 # marker-bench on the production-like kernel (build/obj-bench), booted
 # twice: TCG times and -icount instruction counts; build/bench*.csv.
