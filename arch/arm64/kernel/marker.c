@@ -27,6 +27,7 @@
 #include <linux/cpu.h>
 #include <linux/marker.h>
 #include <linux/memory.h>
+#include <linux/sizes.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <kunit/static_stub.h>
@@ -39,13 +40,22 @@ static u32 marker_read_insn(const void *code)
 	return le32_to_cpu(*(const __le32 *)code);
 }
 
-/* A BL at @code to @dest, or 0 if @dest is out of its reach. */
+/*
+ * A BL at @code to @dest, or 0 if @dest is out of its reach: asked here
+ * first, since aarch64_insn_gen_branch_imm() logs an error for a target
+ * out of reach, and a module in the fallback region is out of reach at
+ * every change of its sites.
+ */
 static u32 marker_gen_bl(void *code, void *dest)
 {
-	u32 insn = aarch64_insn_gen_branch_imm((unsigned long)code,
-					       (unsigned long)dest,
-					       AARCH64_INSN_BRANCH_LINK);
+	long off = (long)dest - (long)code;
+	u32 insn;
 
+	if (off < -SZ_128M || off >= SZ_128M)
+		return 0;
+	insn = aarch64_insn_gen_branch_imm((unsigned long)code,
+					   (unsigned long)dest,
+					   AARCH64_INSN_BRANCH_LINK);
 	return insn == AARCH64_BREAK_FAULT ? 0 : insn;
 }
 
@@ -135,7 +145,9 @@ EXPORT_SYMBOL_IF_KUNIT(arch_marker_site_jumps);
 
 /*
  * Is the BL at @code what marker_insn() writes for a call of @func? A
- * site out of reach of __marker_slowpath() only ever calls it.
+ * site out of reach of __marker_slowpath() keeps the loader's BL through
+ * a PLT, whatever its probes: __marker_slowpath() calls them all, the one
+ * probe of a direct call included.
  */
 bool arch_marker_call_goes_to(const void *code, void *func)
 {
@@ -143,7 +155,7 @@ bool arch_marker_call_goes_to(const void *code, void *func)
 	void *c = (void *)code;
 
 	if (!marker_gen_bl(c, __marker_slowpath))
-		return func == (void *)__marker_slowpath;
+		return aarch64_insn_is_bl(insn);
 	return insn == (marker_gen_bl(c, func) ?:
 			marker_gen_bl(c, __marker_slowpath));
 }
