@@ -7,6 +7,11 @@
 # cases for dynamic events (tools/testing/selftests/ftrace of the 6.12
 # tree, /extra/ftrace-selftests.tar) run with marker events present:
 # each must pass, or be unsupported by this kernel's configuration.
+#
+# Seven ftracetest cases of 45 to 85 s each under TCG: 430 s here, too
+# close to the 600 s bound of a test for a run on a slower or busier
+# machine.
+# timeout: 1200
 . /harness/lib.sh
 
 T=/sys/kernel/tracing
