@@ -7,15 +7,17 @@
  * a site of its own in a function of its own, sdt_diff_site_<id>(), and a
  * twin, sdt_diff_want_<id>(), that computes the same expression in C
  * (both without KASAN, which takes a %gs: address for a user one). The
- * compiler is left free to put each operand where it likes: registers of
- * every width, immediates, globals and static locals %rip-relative,
- * arrays indexed by constants and by registers (sym(,%reg,scale)), struct
- * fields through pointers, per-CPU variables through %gs:, vmlinux
- * globals from a module. The test arms all the sites (one key,
- * sdt_diff:site), calls each site after its twin, and requires the probe
- * to have received exactly the twin's value; once for each mechanism
- * that arms SDT sites: a call of the trampoline, kprobes (optimized into
- * jumps wherever kprobes can), and int3 kprobes alone.
+ * compiler is left free to put each operand where it likes: on x86-64,
+ * registers of every width, immediates, globals and static locals
+ * %rip-relative, arrays indexed by constants and by registers
+ * (sym(,%reg,scale)), struct fields through pointers, per-CPU variables
+ * through %gs:, vmlinux globals from a module; on arm64, a register or an
+ * immediate ("nr": see <asm/sdt.h>). The test arms all the sites (one
+ * key, sdt_diff:site), calls each site after its twin, and requires the
+ * probe to have received exactly the twin's value; once for each
+ * mechanism that arms SDT sites on the arch: on x86-64 a thunk, a call of
+ * the trampoline, kprobes (optimized into jumps wherever kprobes can),
+ * and int3 kprobes alone; on arm64, BRK kprobes.
  *
  * The operand forms the compiler chose are in the module's .note.stapsdt:
  * make check counts them (harness/check.sh, host/sdt-operand-forms).
@@ -37,12 +39,22 @@
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
+#ifdef CONFIG_X86
 /*
  * sparse knows __seg_gs only where <asm/percpu.h> defines it for it
  * (CC_HAS_NAMED_AS, GCC); clang predefines it for itself.
  */
 #if defined(__CHECKER__) && !defined(CONFIG_CC_HAS_NAMED_AS)
 #define __seg_gs	__attribute__((address_space(__seg_gs)))
+#endif
+
+/* Expressions of x86's own: %gs: operands, an x86 field of vmlinux. */
+#define SDT_DIFF_EXPRS_ARCH(X)						\
+	X(pcpu_seg, *(const int __seg_gs *)(unsigned long)&sdt_diff_pcpu) \
+	X(pcpu_seg64, *(const u64 __seg_gs *)(unsigned long)&sdt_diff_pcpu64) \
+	X(vmlinux_x86, boot_cpu_data.x86)
+#else
+#define SDT_DIFF_EXPRS_ARCH(X)
 #endif
 
 struct sdt_diff_obj {
@@ -133,8 +145,6 @@ static void sdt_diff_escape(void)
 	X(o_arr_const, o->arr[2])					\
 	X(o_arr_var, o->arr[i & 3])					\
 	X(pcpu_ptr, *this_cpu_ptr(&sdt_diff_pcpu))			\
-	X(pcpu_seg, *(const int __seg_gs *)(unsigned long)&sdt_diff_pcpu) \
-	X(pcpu_seg64, *(const u64 __seg_gs *)(unsigned long)&sdt_diff_pcpu64) \
 	X(param_i, i)							\
 	X(param_c, c)							\
 	X(param_s, s)							\
@@ -144,8 +154,8 @@ static void sdt_diff_escape(void)
 	X(const_small, 5)						\
 	X(const_neg, -1)						\
 	X(vmlinux_nr_cpu_ids, nr_cpu_ids)				\
-	X(vmlinux_x86, boot_cpu_data.x86)				\
-	X(vmlinux_init_pid, init_task.pid)
+	X(vmlinux_init_pid, init_task.pid)				\
+	SDT_DIFF_EXPRS_ARCH(X)
 
 #define SDT_DIFF_UNCAST(X)						\
 	X(const_int_max, 0x7fffffff)					\
@@ -268,7 +278,7 @@ static void sdt_diff_run(struct kunit *test, int i)
 		   ARRAY_SIZE(sdt_diff_cases), bad);
 }
 
-/* The mechanisms that arm SDT sites. */
+/* The mechanisms that arm SDT sites on this arch. */
 struct sdt_diff_mech {
 	const char *name;
 	bool calls;		/* !sdt_use_thunks: the trampoline */
@@ -277,10 +287,15 @@ struct sdt_diff_mech {
 };
 
 static const struct sdt_diff_mech sdt_diff_mechs[] = {
+#ifdef CONFIG_HAVE_ARCH_MARKERS_SDT_CALL
 	{ "thunk" },
 	{ "call", .calls = true },
+#endif
 	{ "kprobe", .kprobes = true },
+#ifdef CONFIG_OPTPROBES
+	/* Without optimization: "kprobe" is that already. */
 	{ "int3", .kprobes = true, .int3_only = true },
+#endif
 };
 
 static void sdt_diff_mech_desc(const struct sdt_diff_mech *m, char *desc)
@@ -293,6 +308,7 @@ KUNIT_ARRAY_PARAM(sdt_diff_mech, sdt_diff_mechs, sdt_diff_mech_desc);
 static void sdt_diff_test_values(struct kunit *test)
 {
 	const struct sdt_diff_mech *m = test->param_value;
+	bool use_thunks = sdt_use_thunks, use_kprobes = sdt_use_kprobes;
 	unsigned int thunks, calls;
 	int cpu, i, ret;
 
@@ -306,8 +322,8 @@ static void sdt_diff_test_values(struct kunit *test)
 	sdt_use_kprobes = m->kprobes;
 	sdt_int3_only = m->int3_only;
 	ret = sdt_set_probe("sdt_diff", "site", 1, sdt_diff_probe, NULL);
-	sdt_use_thunks = true;
-	sdt_use_kprobes = false;
+	sdt_use_thunks = use_thunks;
+	sdt_use_kprobes = use_kprobes;
 	sdt_int3_only = false;
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sdt_diff_detach,
