@@ -96,27 +96,41 @@ main_parts=(
 	"*"
 )
 # ARCH=arm64: the arm64 kernel's own tests, on two boots: the KUnit
-# suites and the guest's shell tests. The host tests, the tools boot and
-# the short boots are make check's (x86_64). A KUnit module or a shell
+# suites and the guest's shell tests, and the host tests that read its
+# build ($arm64_host_tests below). The other host tests, the tools boot
+# and the short boots are make check's (x86_64). A KUnit module or a shell
 # test that cannot apply on arm64 says so: a "# x86_64: REASON" comment
-# on its line of harness/expected-tests, a line "# arch: x86_64: REASON"
-# in the test; each is a SKIP with its reason, never a PASS.
+# on its line of harness/expected-tests (and one of arm64's, "# arm64:
+# REASON", on x86_64), a line "# arch: x86_64: REASON" in the test; each
+# is a SKIP with its reason, never a PASS.
 if [ "$KARCH" = arm64 ]; then
 	main_parts=("kunit 0* 1* 2*" "*")
 fi
+# The host tests that read the arm64 build: the SDT notes as readelf,
+# eu-readelf, gdb and markers-list see them, and the operand forms.
+arm64_host_tests="sdt-notes sdt-consumers"
 # The KUnit modules this arch's guest loads, for harness/guest/check.sh.
+# A module's line that ends with "# ARCH: REASON" (x86_64 or arm64) is
+# that arch's alone: on the other, its suites are skipped, with the reason.
 expected=$LOGS/expected-tests
-if [ "$KARCH" = arm64 ]; then
-	grep -v '# x86_64:' "$TOP/harness/expected-tests" > "$expected"
-	grep '^kunit .*# x86_64:' "$TOP/harness/expected-tests" | while read -r _ _ rest; do
-		for st in ${rest%%#*}; do
+: > "$expected"
+while IFS= read -r line; do
+	case $line in
+	kunit*'# x86_64:'*|kunit*'# arm64:'*)
+		only=${line#*# }
+		only=${only%%:*}
+		if [ "$only" = "$KARCH" ]; then
+			echo "${line%%#*}" >> "$expected"
+			continue
+		fi
+		read -r _ _ suites <<< "${line%%#*}"
+		for st in $suites; do
 			echo "SKIP kunit/$st" >> "$results"
-			echo "skipped: kunit/$st: x86_64 only:${rest#*# x86_64:}"
-		done
-	done
-else
-	sed 's/[[:space:]]*# x86_64:.*//' "$TOP/harness/expected-tests" > "$expected"
-fi
+			echo "skipped: kunit/$st: $only only:${line#*# "$only":}"
+		done ;;
+	*)	echo "$line" >> "$expected" ;;
+	esac
+done < "$TOP/harness/expected-tests"
 glog=$LOGS/check-guest.log
 bstat=$LOGS/boot-status.txt
 lockdown_levels="integrity confidentiality"
@@ -211,6 +225,7 @@ run_job() {
 queue=$LOGS/queue.txt
 if [ "$KARCH" = arm64 ]; then
 	[ $guest_ran = 0 ] || seq -f 'boot main-%g' "$nparts"
+	for t in $arm64_host_tests; do echo "host $t"; done
 else
 	if [ $guest_ran = 1 ]; then
 		for i in $(seq "$nparts"); do
@@ -334,7 +349,7 @@ PY
 	fi
 	# The benchmark report, on the smoke run's figures: every row is there.
 	if grep -q 'marker_bench: row' "$glog"; then
-		if python3 "$TOP/harness/bench.py" "$glog" - "$KOBJ" "$LOGS" --smoke \
+		if python3 "$TOP/harness/bench.py" "$glog" - "$KOBJ" "$LOGS" --smoke --arch="$KARCH" \
 				> "$LOGS/bench-smoke.txt" 2>&1; then
 			pass "host/bench-report"
 		else
@@ -400,8 +415,8 @@ while read -r st name note; do
 done < "$LOGS/host-results.txt"
 
 # The guest's listing against what the SDT consumers read in the files
-# (host/sdt-consumers), object by object; make check's, not on arm64.
-if [ $guest_ran = 1 ] && [ "$KARCH" != arm64 ]; then
+# (host/sdt-consumers), object by object.
+if [ $guest_ran = 1 ]; then
 	agree=1
 	lines=$(grep -a '^SDT-LISTING ' "$glog" | tr -d '\r')
 	[ -n "$lines" ] || { echo "no SDT-LISTING line in the guest log"; agree=0; }
@@ -421,9 +436,13 @@ fi
 expect_result() {
 	grep -Eq "^(PASS|FAIL|SKIP) $1( |/|\$)" "$results" || failt "$1 (no result)"
 }
-[ "$KARCH" = arm64 ] || for t in "$TOP"/harness/host-tests/*.sh; do
-	expect_result "host/$(basename "$t" .sh)"
-done
+if [ "$KARCH" = arm64 ]; then
+	for t in $arm64_host_tests; do expect_result "host/$t"; done
+else
+	for t in "$TOP"/harness/host-tests/*.sh; do
+		expect_result "host/$(basename "$t" .sh)"
+	done
+fi
 if [ $guest_ran = 1 ]; then
 	for t in "$TOP"/harness/guest/tests/*.sh; do
 		expect_result "guest/$(basename "$t" .sh)"

@@ -33,10 +33,11 @@ for obj in vmlinux sdt_example markers_sdt_diff_kunit; do
 	fi
 done
 
-# Operand forms: registers by width, numbers and symbols abstracted.
+# Operand forms: registers by width, numbers and symbols abstracted. An
+# arm64 spec ("-4@w0 8@[sp, 16] 4@5") has spaces inside its brackets.
 readelf -n "${files[markers_sdt_diff_kunit]}" | sed -n 's/^ *Arguments: //p' |
-	python3 -c '
-import re, sys
+	KARCH=$KARCH python3 -c '
+import os, re, sys
 WIDTH = [(8, r"r\d+b|[a-d][lh]|[sd]il|[sb]pl"), (16, r"r\d+w|[a-d]x|[sd]i|[sb]p"),
 	 (32, r"r\d+d|e[a-d]x|e[sd]i|e[sb]p"), (64, r"r\d+|r[a-d]x|r[sd]i|r[sb]p")]
 def reg(name):
@@ -57,10 +58,23 @@ def form(op):
 	op = re.sub(r"(?<![%\w.])[A-Za-z_][\w.]*", "sym", op)
 	op = re.sub(r"(?<![\w%])-?\d+", "N", op)
 	return seg + op
+def form_arm64(op):
+	op = re.sub(r"^-?\d+@", "", op)
+	reg = lambda r: re.sub(r"^([xw])\d+$", r"\1N", r)
+	if re.fullmatch(r"#?-?(0x[0-9a-fA-F]+|\d+)", op):
+		return "imm"
+	m = re.fullmatch(r"\[([^,\]]+)(?:,\s*(.*))?\]", op)
+	if m:
+		return "[%s%s]" % (reg(m.group(1).strip()), ", imm" if m.group(2) else "")
+	if re.fullmatch(r"[xw]\d+|w?sp|[xw]zr", op):
+		return reg(op)
+	return re.sub(r"[+-](0x[0-9a-fA-F]+|\d+)$", "+N", re.sub(r"^[A-Za-z_.][\w.]*", "sym", op))
+arm64 = os.environ.get("KARCH") == "arm64"
 for line in sys.stdin:
-	for op in line.split():
-		print(form(op))
+	ops = re.findall(r"\S+@\[[^]]*\]|\S+", line) if arm64 else line.split()
+	for op in ops:
+		print(form_arm64(op) if arm64 else form(op))
 ' | sort | uniq -c | sort -rn > "$LOGS/sdt-operand-forms.txt"
-echo "markers_sdt_diff_kunit: $(wc -l < "$LOGS/sdt-operand-forms.txt") distinct operand forms (GCC):"
+echo "markers_sdt_diff_kunit: $(wc -l < "$LOGS/sdt-operand-forms.txt") distinct operand forms ($KARCH, $(if [ -n "${LLVM:-}" ]; then echo clang; else echo GCC; fi)):"
 cat "$LOGS/sdt-operand-forms.txt"
 exit $bad
