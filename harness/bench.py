@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """make bench: the report of marker-bench.
 
-Usage: bench.py TIME_LOG ICOUNT_LOG KOBJ OUT_DIR [--smoke]
+Usage: bench.py TIME_LOG ICOUNT_LOG KOBJ OUT_DIR [--smoke] [--arch=arm64]
 
 TIME_LOG is the guest log of a run under plain TCG (ns per iteration:
 median, min and max of the runs); ICOUNT_LOG that of a run under
@@ -16,6 +16,10 @@ arm_insns,disarm_insns: arming a MARK() name, and enabling a static key
 with as many sites, its anchor), prints the
 table, the targets met or not, and static figures from the build (KOBJ).
 With --smoke, only checks that every row and arming line is there.
+With --arch=arm64 the files are bench-arm64.csv and bench-arming-arm64.csv,
+the rows arm64 has not (SDT_CALL_ROWS: it arms SDT sites by kprobes only,
+and does not optimize them) are not required, and the targets that need
+them are not checked; a sync of text patching is one kick_all_cpus_sync().
 """
 import csv
 import os
@@ -32,6 +36,9 @@ ROWS = ["baseline", "mark_dormant", "sdt_dormant", "tracepoint_dormant",
         "sdt_int3_1arg", "kprobe_entry", "mark_event", "trace_event", "sdt_event",
         "trace_printk", "bpf_mark_event", "bpf_trace_event", "bpf_raw_tp"]
 REQUIRED = [r for r in ROWS if r != "old_marker_dormant"]
+SDT_CALL_ROWS = ["sdt_thunk_1arg", "sdt_thunk_4args", "sdt_thunk_12args", "sdt_thunk_stack_arg",
+                 "sdt_thunk_percpu", "sdt_call_1arg", "sdt_call_4args", "sdt_call_12args",
+                 "sdt_optprobe_1arg"]
 
 ROW_RE = re.compile(r"marker_bench: row (\S+) median (\S+) min (\S+) max (\S+) ns "
                     r"runs (\d+) iters (\d+): (.*)")
@@ -59,9 +66,10 @@ def parse(path):
     return rows, arming
 
 
-def fallthrough(obj, fn):
-    """Instructions and bytes of @fn in @obj up to its first ret or jmp."""
-    dis = subprocess.run(["objdump", "-d", obj], capture_output=True, text=True).stdout
+def fallthrough(obj, fn, arch):
+    """Instructions and bytes of @fn in @obj up to its first ret or jump."""
+    objdump = "aarch64-linux-gnu-objdump" if arch == "arm64" else "objdump"
+    dis = subprocess.run([objdump, "-d", obj], capture_output=True, text=True).stdout
     m = re.search(r"<%s>:\n(.*?)\n\n" % re.escape(fn), dis, re.S)
     if not m:
         return None
@@ -71,6 +79,12 @@ def fallthrough(obj, fn):
         if len(f) < 3:
             continue
         n += 1
+        if arch == "arm64":
+            # One 32-bit word; "b" alone is the unconditional branch.
+            nbytes += 4
+            if f[2].startswith("ret") or f[2].split()[0] == "b":
+                break
+            continue
         nbytes += len(f[1].split())
         if f[2].startswith("ret") or f[2].startswith("jmp"):
             break
@@ -80,10 +94,13 @@ def fallthrough(obj, fn):
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     smoke = "--smoke" in sys.argv
+    arch = ([a[7:] for a in sys.argv if a.startswith("--arch=")] or ["x86_64"])[0]
+    sfx = "-arm64" if arch == "arm64" else ""
     time_log, icount_log, kobj, out = args
     rows, arming = parse(time_log)
     irows, iarming = parse(icount_log)
-    missing = [r for r in REQUIRED if r not in rows]
+    required = [r for r in REQUIRED if arch != "arm64" or r not in SDT_CALL_ROWS]
+    missing = [r for r in required if r not in rows]
     if smoke:
         # By name: under clang the 100- and 1000-site names have one site
         # (it does not unroll a loop that holds a site).
@@ -118,7 +135,7 @@ def main():
     def fmt(v, f="%.2f"):
         return "" if v is None else f % v
 
-    with open(os.path.join(out, "bench.csv"), "w", newline="") as fh:
+    with open(os.path.join(out, "bench%s.csv" % sfx), "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["id", "label", "ns_median", "ns_min", "ns_max", "insns", "insns_net",
                     "ratio_net"])
@@ -135,7 +152,7 @@ def main():
     def arm_insns(name, field):
         return iarming[name][field] if name in iarming else None
 
-    with open(os.path.join(out, "bench-arming.csv"), "w", newline="") as fh:
+    with open(os.path.join(out, "bench-arming%s.csv" % sfx), "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["what", "name", "sites", "arm_us", "arm_syncs", "disarm_us", "disarm_syncs",
                     "grace_periods", "arm_insns", "disarm_insns"])
@@ -179,13 +196,15 @@ def main():
                  why=": with two probes a MARK() site calls __marker_slowpath(), which "
                  "hands each probe a va_list of the site's argument array; a tracepoint "
                  "calls each probe directly with its typed arguments")
+    sdt_calls = arch != "arm64"
     thunk_why = (": a thunk saves and restores the 9 caller-saved registers (18 "
                  "instructions), the flags, a frame for the unwinder, counts the hit and "
                  "passes the arguments as a u64 array; the tracepoint's probe call passes "
                  "them in registers")
-    ratio_target("sdt_thunk_1arg", "tracepoint_armed", 2.0, why=thunk_why)
-    ratio_target("sdt_thunk_4args", "tracepoint_armed", 2.5, why=thunk_why)
-    ratio_target("sdt_thunk_1arg", "sdt_call_1arg", 1.0, strict=True)
+    if sdt_calls:
+        ratio_target("sdt_thunk_1arg", "tracepoint_armed", 2.0, why=thunk_why)
+        ratio_target("sdt_thunk_4args", "tracepoint_armed", 2.5, why=thunk_why)
+        ratio_target("sdt_thunk_1arg", "sdt_call_1arg", 1.0, strict=True)
     ratio_target("mark_event", "trace_event", 1.1)
     ratio_target("bpf_mark_event", "bpf_trace_event", 1.1)
     ratio_target("mark_event", "trace_printk", 1.0, strict=True)
@@ -196,12 +215,15 @@ def main():
                abs(n - base - 1) < 0.01,
                "no instruction counts" if n is None or base is None else
                "baseline + %.2f" % (n - base))
-    # A site is two instructions (a jump and a call); text_poke's vector
-    # holds PAGE_SIZE / 16 = 256 and flushes itself when full, with three
-    # syncs a batch, as for jump labels (no enlarged vector any more).
+    # x86: a site is two instructions (a jump and a call); text_poke's
+    # vector holds PAGE_SIZE / 16 = 256 and flushes itself when full, with
+    # three syncs a batch, as for jump labels (no enlarged vector any more).
+    # arm64: each instruction is written at once, and a change ends with
+    # one kick_all_cpus_sync(), as a jump label batch does.
     a = arming.get("marker_bench_1000")
-    want = 3 * -(-2 * 1000 // 256)
-    target("arming 1000 sites: %d syncs (3 per 256 instructions), 1 grace period" % want,
+    want = 3 * -(-2 * 1000 // 256) if arch != "arm64" else 1
+    target("arming 1000 sites: %d syncs (%s), 1 grace period" % (
+        want, "3 per 256 instructions" if arch != "arm64" else "one per change"),
            a is not None and a["arm_syncs"] == want and a["disarm_syncs"] == want and
            a["gps"] == 1,
            "no figures" if a is None else "arm %d syncs, disarm %d syncs, %d grace periods"
@@ -218,10 +240,10 @@ def main():
 
     obj = kobj + "/samples/markers/marker-bench.o"
     print("\nstatic figures (%s), the fall-through path against fn_base:" % obj.replace(kobj + "/", ""))
-    ref = fallthrough(obj, "fn_base")
+    ref = fallthrough(obj, "fn_base", arch)
     for fn, what in [("fn_mark", "dormant MARK()"), ("fn_sdt", "dormant SDT site"),
                      ("fn_tp", "dormant tracepoint")]:
-        f = fallthrough(obj, fn)
+        f = fallthrough(obj, fn, arch)
         if ref and f:
             print("  %-20s +%d instruction(s), +%d bytes" % (what, f[0] - ref[0], f[1] - ref[1]))
     rec = subprocess.run(["readelf", "-SW", obj], capture_output=True, text=True).stdout
@@ -231,7 +253,8 @@ def main():
     if m and nsites:
         print("  record: %d bytes per site in __markers (+16 in __jump_table for a MARK() "
               "site, +8 in __marker_calls for its call)" % (int(m.group(1), 16) // nsites))
-    print("\nCSV: %s, %s" % (os.path.join(out, "bench.csv"), os.path.join(out, "bench-arming.csv")))
+    print("\nCSV: %s, %s" % (os.path.join(out, "bench%s.csv" % sfx),
+                             os.path.join(out, "bench-arming%s.csv" % sfx)))
     if missing:
         print("missing rows: %s" % " ".join(missing))
         return 1

@@ -36,6 +36,7 @@
  *	sdt_int3_1arg		mechanism must be set to "kprobe" first
  *				(/sys/kernel/debug/markers/sdt_mechanism),
  *				and kprobe optimization off for the int3 row
+ *				(on arm64: a BRK kprobe, the only one)
  *	kprobe_entry		a kprobe on a function's entry
  *	mark_event		MARK() to its trace event, markers/marker_bench_k
  *	trace_event		a TRACE_EVENT with the same field and format,
@@ -54,10 +55,16 @@
  * sites, and, as its anchor, enabling and disabling a static key with as
  * many jump-label sites (static_branch_enable(), static_branch_disable()):
  * the time (instructions under -icount, with idle time skipped), the
- * machine-wide syncs of text patching (calls of do_sync_core(), the IPI
- * text_poke_sync() sends, per CPU) and the grace periods waited for
- * (calls of synchronize_rcu() by this task), both counted with kprobes.
- * Everything runs at load; "run" runs rows again.
+ * machine-wide syncs of text patching (x86: calls of do_sync_core(), the
+ * IPI text_poke_sync() sends, per CPU; arm64: calls of
+ * kick_all_cpus_sync(), made once per sync by the CPU that patched) and
+ * the grace periods waited for (calls of synchronize_rcu() by this task),
+ * both counted with kprobes. Everything runs at load; "run" runs rows
+ * again.
+ *
+ * A row the arch cannot run prints "row ID skipped: why": on arm64 SDT
+ * sites are armed by kprobes only (no thunk or call rows), and kprobes
+ * are not optimized.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -403,6 +410,24 @@ static int bench_kprobe_row(void)
 	return 0;
 }
 
+/* The trap of a kprobe that is not optimized. */
+#ifdef CONFIG_X86
+#define BENCH_TRAP	"int3"
+#else
+#define BENCH_TRAP	"BRK"
+#endif
+
+/* The rows this arch cannot run (see the top), and why; NULL: it can. */
+static const char *bench_arch_why(const char *id)
+{
+	if (!IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS_SDT_CALL) &&
+	    (str_has_prefix(id, "sdt_thunk_") || str_has_prefix(id, "sdt_call_")))
+		return "SDT sites are armed by kprobes only";
+	if (!IS_ENABLED(CONFIG_OPTPROBES) && !strcmp(id, "sdt_optprobe_1arg"))
+		return "no optimized kprobes";
+	return NULL;
+}
+
 /* Rows that need the shell to set something up first: not in "all". */
 static const char * const bench_setup_rows[] = {
 	"sdt_call_1arg", "sdt_call_4args", "sdt_call_12args",
@@ -411,7 +436,7 @@ static const char * const bench_setup_rows[] = {
 };
 
 /* Is row @id in the comma-separated @rows ("all": those needing no setup)? */
-static bool bench_want(const char *rows, const char *id)
+static bool bench_listed(const char *rows, const char *id)
 {
 	size_t n = strlen(id);
 	const char *p;
@@ -428,6 +453,19 @@ static bool bench_want(const char *rows, const char *id)
 						    p[n] == '\n'))
 			return true;
 	return false;
+}
+
+/* Run row @id of @rows? A row the arch cannot run says so instead. */
+static bool bench_want(const char *rows, const char *id)
+{
+	const char *why;
+
+	if (!bench_listed(rows, id))
+		return false;
+	why = bench_arch_why(id);
+	if (why)
+		pr_info("row %s skipped: %s\n", id, why);
+	return !why;
 }
 
 static void bench_rows(const char *rows)
@@ -494,7 +532,7 @@ static void bench_rows(const char *rows)
 					   "sdt", loop_fn_sdt);
 	if (bench_want(rows, "sdt_int3_1arg"))
 		ret = ret ?: bench_sdt_row("sdt_int3_1arg",
-					   "SDT site, int3 kprobe, 1 argument",
+					   "SDT site, " BENCH_TRAP " kprobe, 1 argument",
 					   "sdt", loop_fn_sdt);
 	if (bench_want(rows, "kprobe_entry"))
 		ret = ret ?: bench_kprobe_row();
@@ -592,6 +630,18 @@ static noinline void keys_1000(void)
 			WRITE_ONCE(bench_key_sink, i);
 }
 
+/*
+ * What counts a machine-wide sync of text patching (see the top), and
+ * whether it runs on every CPU of a sync or once.
+ */
+#ifdef CONFIG_X86
+#define BENCH_SYNC_SYMBOL	"do_sync_core"
+#define BENCH_SYNC_CPUS		num_online_cpus()
+#else
+#define BENCH_SYNC_SYMBOL	"kick_all_cpus_sync"
+#define BENCH_SYNC_CPUS		1
+#endif
+
 static atomic_t bench_syncs, bench_gps;
 static struct task_struct *bench_task;
 
@@ -609,7 +659,7 @@ static int bench_gp_pre(struct kprobe *p, struct pt_regs *regs)
 }
 
 static struct kprobe bench_sync_kp = {
-	.symbol_name = "do_sync_core",
+	.symbol_name = BENCH_SYNC_SYMBOL,
 	.pre_handler = bench_sync_pre,
 };
 
@@ -650,8 +700,8 @@ static void bench_arming_report(const char *what, unsigned int sites,
 	int disarm_syncs = atomic_read(&bench_syncs) - arm_syncs;
 
 	pr_info("arming %s sites %u arm_ns %llu arm_syncs %u disarm_ns %llu disarm_syncs %u grace_periods %d: %s\n",
-		what, sites, t1 - t0, arm_syncs / num_online_cpus(), t2 - t1,
-		disarm_syncs / num_online_cpus(), atomic_read(&bench_gps), name);
+		what, sites, t1 - t0, arm_syncs / BENCH_SYNC_CPUS, t2 - t1,
+		disarm_syncs / BENCH_SYNC_CPUS, atomic_read(&bench_gps), name);
 }
 
 static void bench_arming_start(void)
@@ -705,7 +755,7 @@ static void bench_arming(void)
 	int ret = register_kprobe(&bench_sync_kp);
 
 	if (ret) {
-		pr_err("cannot count do_sync_core(): %d\n", ret);
+		pr_err("cannot count %s(): %d\n", BENCH_SYNC_SYMBOL, ret);
 		return;
 	}
 	ret = register_kprobe(&bench_gp_kp);
