@@ -8,10 +8,13 @@ pkgs="linux-source-6.12 qemu-system-x86 busybox-static sparse libelf-dev
       rsync xz-utils kmod git binutils clang libclang-rt-14-dev lld llvm elfutils
       gdb trace-cmd python3-ply clang-19 lld-19 llvm-19 libclang-rt-19-dev
       dwarves linux-perf bpftrace"
-# ARCH=arm64: the cross compiler, QEMU's aarch64 system emulator, and
-# Debian's arm64 busybox-static, unpacked below (its package would
-# replace the host's).
-[ "${ARCH:-}" != arm64 ] || pkgs="$pkgs gcc-aarch64-linux-gnu qemu-system-arm"
+# ARCH=arm64: the cross compiler with the C library the static guest
+# tools link (only recommended by the compiler's package, so not
+# installed with it here), QEMU's aarch64 system emulator, and Debian's
+# arm64 busybox-static, unpacked below (its package would replace the
+# host's).
+[ "${ARCH:-}" != arm64 ] ||
+	pkgs="$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
 arm64_busybox() {
 	local top b d
 	[ "${ARCH:-}" = arm64 ] || return 0
