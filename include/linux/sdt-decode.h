@@ -93,6 +93,8 @@ struct sdt_thunk_call {
 	void *data;			/* its first argument */
 	const bool *live;		/* CONFIG_PREEMPTION: call while true */
 	unsigned long __percpu *hits;	/* counted at each call */
+	atomic_t *faults;		/* memory operands that faulted */
+	void *site;			/* the site: where a branch returns */
 };
 
 #ifdef CONFIG_HAVE_ARCH_MARKERS_SDT_CALL

@@ -20,6 +20,13 @@
  *		sdt_trampoline_handler() finds the site in an RCU hash table.
  * kprobe	a kprobe on the NOP, optimized where kprobes can.
  *
+ * That is x86. An arch without the trampoline (arm64: a call there would
+ * overwrite the link register, which the site's code may hold live)
+ * branches to the thunk, which saves every register and branches back.
+ * Its thunk is made once when the site is armed and serves the site's
+ * probes whatever they become (sdt_thunk_site()); a site whose thunk
+ * cannot be made is armed by kprobes.
+ *
  * debugfs markers/sdt_mechanism selects one for the sites armed from then
  * on. sdt_disarm() stops the site calling probes and unpatches it;
  * sdt_reap(), once marker_mutex is dropped, unregisters the kprobes of
@@ -127,7 +134,7 @@ static unsigned long sdt_resolve(void *ctx, const char *sym)
 	return m.n == 1 ? m.addr : 0;
 }
 
-#ifdef CONFIG_HAVE_ARCH_MARKERS_SDT_CALL
+#ifdef CONFIG_HAVE_ARCH_MARKERS_SDT_TRAMPOLINE
 /**
  * sdt_trampoline_handler - a hit of an SDT site armed with a call
  * @regs: the registers and flags at the site; @regs->ip is the address
@@ -173,11 +180,36 @@ static notrace void sdt_thunk_iterate(void *data, const u64 *args,
 
 NOKPROBE_SYMBOL(sdt_thunk_iterate);
 
-/* The thunk of @ss for @probes, or NULL: the site gets the trampoline. */
+/*
+ * Without the trampoline: what a thunk calls, with preemption disabled.
+ * It serves its site (@data) for as long as it is armed, so it reads the
+ * site's probes at each hit, as the trampoline's handler does.
+ */
+static notrace void sdt_thunk_site(void *data, const u64 *args,
+				   unsigned int nargs)
+{
+	struct sdt_site *ss = data;
+	/* Raw, as in sdt_hit(): preemption is disabled. */
+	struct marker_probes *probes = rcu_dereference_raw(ss->probes);
+
+	if (probes)
+		sdt_thunk_iterate(probes, args, nargs);
+}
+
+NOKPROBE_SYMBOL(sdt_thunk_site);
+
+/*
+ * The thunk of @ss for @probes, or NULL: the site gets the trampoline,
+ * or kprobes where the arch has none.
+ */
 static struct sdt_thunk *sdt_thunk_make(struct sdt_site *ss,
 					struct marker_probes *probes)
 {
-	struct sdt_thunk_call call = { .hits = ss->hits };
+	struct sdt_thunk_call call = {
+		.hits = ss->hits,
+		.faults = &ss->faults,
+		.site = ss->code,
+	};
 	struct sdt_thunk *th;
 
 	if (!sdt_use_thunks || arch_sdt_thunk_why(&ss->prog))
@@ -187,9 +219,19 @@ static struct sdt_thunk *sdt_thunk_make(struct sdt_site *ss,
 		return NULL;
 	th->live = true;
 	call.live = &th->live;
-	/* One probe is called directly, several through the iterator. */
-	call.func = probes->nr == 1 ? probes->probe[0].sdt_func : sdt_thunk_iterate;
-	call.data = probes->nr == 1 ? probes->probe[0].data : probes;
+	if (!IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS_SDT_TRAMPOLINE)) {
+		/* For the site, whatever its probes become. */
+		call.func = sdt_thunk_site;
+		call.data = ss;
+	} else if (probes->nr == 1) {
+		/* One probe is called directly, ... */
+		call.func = probes->probe[0].sdt_func;
+		call.data = probes->probe[0].data;
+	} else {
+		/* ... several through the iterator. */
+		call.func = sdt_thunk_iterate;
+		call.data = probes;
+	}
 	th->code = arch_sdt_thunk_make(&ss->prog, &call);
 	if (IS_ERR(th->code)) {
 		kfree(th);
@@ -400,7 +442,8 @@ static void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
 	if (ss->registered)
 		return;
 	if (ss->called) {
-		if (ss->thunk)
+		/* A thunk for the site (no trampoline) serves @probes already. */
+		if (ss->thunk && IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS_SDT_TRAMPOLINE))
 			sdt_thunk_rearm(ss, probes, b);
 		return;
 	}
@@ -421,6 +464,11 @@ static void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
 		return;
 	}
 	ss->thunk = sdt_thunk_make(ss, probes);
+	if (!ss->thunk && !IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS_SDT_TRAMPOLINE)) {
+		/* No thunk (no memory, out of reach) and no trampoline. */
+		sdt_arm_kprobe(ss);
+		return;
+	}
 	if (ss->thunk) {
 		marker_batch_patch(b, MARKER_INSN_SDT_CALL, ss->code,
 				   ss->thunk->code);

@@ -177,10 +177,10 @@ static ssize_t sdt_mechanism_read(struct file *file, char __user *ubuf,
 
 /*
  * "thunk", "call" or "kprobe": how SDT sites are armed from now on (see
- * sdt.c); -EOPNOTSUPP for the first two where the arch has no call.
- * Sites armed already keep their mechanism until disarmed, but for one:
- * a thunk-armed site whose probes change under "call" gets the
- * trampoline, as a site armed then would.
+ * sdt.c); -EOPNOTSUPP for the first two where the arch has no call, and
+ * for "call" where it has no trampoline. Sites armed already keep their
+ * mechanism until disarmed, but for one: a thunk-armed site whose probes
+ * change under "call" gets the trampoline, as a site armed then would.
  */
 static ssize_t sdt_mechanism_write(struct file *file, const char __user *ubuf,
 				   size_t len, loff_t *ppos)
@@ -190,8 +190,12 @@ static ssize_t sdt_mechanism_write(struct file *file, const char __user *ubuf,
 	if (len >= sizeof(buf) || copy_from_user(buf, ubuf, len))
 		return -EINVAL;
 	if (!IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS_SDT_CALL) &&
-	    (!strcmp(strim(buf), "thunk") || !strcmp(strim(buf), "call"))) {
+	    !strcmp(strim(buf), "thunk")) {
 		/* No call on this arch: kprobes arm every site. */
+		return -EOPNOTSUPP;
+	} else if (!IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS_SDT_TRAMPOLINE) &&
+		   !strcmp(strim(buf), "call")) {
+		/* No trampoline: thunks or kprobes. */
 		return -EOPNOTSUPP;
 	} else if (!strcmp(strim(buf), "thunk")) {
 		WRITE_ONCE(sdt_use_kprobes, false);

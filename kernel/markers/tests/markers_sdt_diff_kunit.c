@@ -289,6 +289,8 @@ struct sdt_diff_mech {
 static const struct sdt_diff_mech sdt_diff_mechs[] = {
 #ifdef CONFIG_HAVE_ARCH_MARKERS_SDT_CALL
 	{ "thunk" },
+#endif
+#ifdef CONFIG_HAVE_ARCH_MARKERS_SDT_TRAMPOLINE
 	{ "call", .calls = true },
 #endif
 	{ "kprobe", .kprobes = true },
