@@ -24,11 +24,13 @@ if [ "$(uname -m)" = x86_64 ]; then
 	echo 1 > /proc/sys/debug/kprobes-optimization
 	echo thunk > $M
 else
-	# arm64: kprobes are the mechanism, and are never optimized; the
-	# module says why it skips the call and optprobe rows (and the
-	# thunk rows of "all").
-	echo sdt_call_1arg,sdt_call_4args,sdt_call_12args,sdt_optprobe_1arg > $P
+	# arm64: no trampoline, and kprobes are never optimized: the
+	# module says why it skips those rows (and the per-CPU operand's).
+	echo sdt_call_1arg,sdt_call_4args,sdt_call_12args > $P
+	echo kprobe > $M
+	echo sdt_optprobe_1arg > $P
 	echo sdt_int3_1arg > $P
+	echo thunk > $M
 fi
 E=/sys/kernel/tracing/events
 for r in mark_event:markers/marker_bench_k trace_event:marker_bench/marker_bench_ev \

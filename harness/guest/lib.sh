@@ -31,10 +31,10 @@ step_dmesg() {
 step_mark
 
 # The listing's state of an SDT site armed by the default mechanism, a
-# grep pattern: its thunk (or the trampoline) on x86_64, a kprobe on
-# arm64, which has no call for SDT sites.
+# grep pattern: its thunk (or the trampoline) on x86_64, its thunk on
+# arm64, which has no trampoline.
 case $(uname -m) in
-aarch64) SDT_ARMED=kprobe ;;
+aarch64) SDT_ARMED=thunk ;;
 *) SDT_ARMED='\(thunk\|call\)' ;;
 esac
 

@@ -24,11 +24,12 @@
  *	tracepoint_armed_2probes	a tracepoint, two empty probes
  *	mark_armed		a MARK(), one empty probe (a direct call)
  *	mark_armed_2probes	a MARK(), two empty probes (the slow path)
- *	sdt_thunk_1arg		SDT sites armed with a call of their own
- *	sdt_thunk_4args		thunk (the default mechanism), 1, 4 and 12
- *	sdt_thunk_12args	register or immediate args, one stack
- *	sdt_thunk_stack_arg	operand (-4@8(%rsp)) and one per-CPU
- *	sdt_thunk_percpu	operand (8@%gs:this_cpu_off)
+ *	sdt_thunk_1arg		SDT sites armed with a call of (arm64: a
+ *	sdt_thunk_4args		branch to) their own thunk (the default
+ *	sdt_thunk_12args	mechanism), 1, 4 and 12 register or
+ *	sdt_thunk_stack_arg	immediate args, one stack operand
+ *	sdt_thunk_percpu	(-4@8(%rsp)) and one per-CPU operand
+ *				(8@%gs:this_cpu_off, x86 only)
  *	sdt_call_1arg		the same 1, 4 and 12-arg sites armed with a
  *	sdt_call_4args		call of the trampoline: the mechanism must
  *	sdt_call_12args		be set to "call" first
@@ -62,8 +63,8 @@
  * both counted with kprobes. Everything runs at load; "run" runs rows
  * again.
  *
- * A row the arch cannot run prints "row ID skipped: why": on arm64 SDT
- * sites are armed by kprobes only (no thunk or call rows), and kprobes
+ * A row the arch cannot run prints "row ID skipped: why": arm64 has no
+ * SDT trampoline (no call rows), no per-CPU operand, and kprobes that
  * are not optimized.
  */
 
@@ -423,6 +424,11 @@ static const char *bench_arch_why(const char *id)
 	if (!IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS_SDT_CALL) &&
 	    (str_has_prefix(id, "sdt_thunk_") || str_has_prefix(id, "sdt_call_")))
 		return "SDT sites are armed by kprobes only";
+	if (!IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS_SDT_TRAMPOLINE) &&
+	    str_has_prefix(id, "sdt_call_"))
+		return "no SDT trampoline: a thunk or a kprobe arms each site";
+	if (!IS_ENABLED(CONFIG_X86) && !strcmp(id, "sdt_thunk_percpu"))
+		return "no per-CPU (segment-relative) operand";
 	if (!IS_ENABLED(CONFIG_OPTPROBES) && !strcmp(id, "sdt_optprobe_1arg"))
 		return "no optimized kprobes";
 	return NULL;

@@ -19,8 +19,8 @@
  * instruction such a site can always go back to. A probe out of a site's
  * reach is called through __marker_slowpath(), as correct and slower.
  *
- * SDT sites are armed by kprobes on arm64: a BL at the site would
- * overwrite x30, which the site's code may hold live.
+ * An armed SDT site is a B to its own thunk (sdt_thunk.c), which branches
+ * back: a BL would overwrite x30, which the site's code may hold live.
  */
 
 #include <linux/bug.h>
@@ -59,13 +59,23 @@ static u32 marker_gen_bl(void *code, void *dest)
 	return insn == AARCH64_BREAK_FAULT ? 0 : insn;
 }
 
+/* A B at @code to @dest, which must be in reach; 0 if it is not. */
+static u32 marker_gen_b(const void *code, const void *dest)
+{
+	u32 insn = aarch64_insn_gen_branch_imm((unsigned long)code,
+					       (unsigned long)dest,
+					       AARCH64_INSN_BRANCH_NOLINK);
+
+	WARN_ON_ONCE(insn == AARCH64_BREAK_FAULT);
+	return insn == AARCH64_BREAK_FAULT ? 0 : insn;
+}
+
 static_assert(AARCH64_INSN_SIZE <= MARKER_INSN_MAX);
 
 /* The instruction @p describes, or 0 to leave the site as it is. */
 static u32 marker_insn(struct marker_patch *p)
 {
 	void *code = p->addr;
-	u32 insn;
 
 	switch (p->what) {
 	case MARKER_INSN_NOP:
@@ -73,11 +83,7 @@ static u32 marker_insn(struct marker_patch *p)
 		return aarch64_insn_gen_nop();
 	case MARKER_INSN_JUMP:
 		/* The out-of-line code is in the same function: in reach. */
-		insn = aarch64_insn_gen_branch_imm((unsigned long)code,
-						   (unsigned long)p->dest,
-						   AARCH64_INSN_BRANCH_NOLINK);
-		WARN_ON_ONCE(insn == AARCH64_BREAK_FAULT);
-		return insn == AARCH64_BREAK_FAULT ? 0 : insn;
+		return marker_gen_b(code, p->dest);
 	case MARKER_INSN_CALL:
 		/* The loader's BL through a PLT stays (see the top). */
 		if (!marker_gen_bl(code, __marker_slowpath))
@@ -85,8 +91,15 @@ static u32 marker_insn(struct marker_patch *p)
 		/* A probe out of reach: the slow path, which calls it. */
 		return marker_gen_bl(code, p->dest) ?:
 		       marker_gen_bl(code, __marker_slowpath);
+	case MARKER_INSN_SDT_CALL:
+		/*
+		 * A B to the site's thunk, in reach (arch_sdt_thunk_make()
+		 * checked); no trampoline on arm64, so never without one.
+		 */
+		if (WARN_ON_ONCE(!p->dest))
+			return 0;
+		return marker_gen_b(code, p->dest);
 	}
-	/* MARKER_INSN_SDT_CALL: not on arm64, which arms SDT sites by kprobes. */
 	WARN_ON_ONCE(1);
 	return 0;
 }
@@ -161,10 +174,15 @@ bool arch_marker_call_goes_to(const void *code, void *func)
 }
 EXPORT_SYMBOL_IF_KUNIT(arch_marker_call_goes_to);
 
-/* No SDT site is called on arm64: never. */
+/* Is the SDT site at @code a B to @thunk? NULL: there is no trampoline. */
 bool arch_sdt_site_calls(const void *code, void *thunk)
 {
-	return false;
+	u32 insn = marker_read_insn(code);
+
+	return thunk && aarch64_insn_is_b(insn) &&
+	       insn == aarch64_insn_gen_branch_imm((unsigned long)code,
+						   (unsigned long)thunk,
+						   AARCH64_INSN_BRANCH_NOLINK);
 }
 EXPORT_SYMBOL_IF_KUNIT(arch_sdt_site_calls);
 #endif /* CONFIG_KUNIT */

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # SDT sites in a running kernel: listed with their operand specs, armed
-# with a call of their own thunk and of the trampoline, and through
-# optimized kprobes and int3
+# with a call of their own thunk (arm64: a branch to it) and of the
+# trampoline (x86_64), and through optimized kprobes (x86_64) and int3
 # (optimization off) once the mechanism is switched, arguments decoded,
 # the module unloaded under an armed probe, EPERM on a count mismatch.
 . /harness/lib.sh
@@ -11,13 +11,14 @@ OPT=/proc/sys/debug/kprobes-optimization
 MECH=/sys/kernel/debug/markers/sdt_mechanism
 hits() { step_dmesg | grep -c "sdt_probe_example: $1"; }
 # x86_64 arms SDT sites with a call (a thunk or the trampoline) or
-# kprobes, optimized or not; arm64 with int3-style kprobes (BRK) only.
+# kprobes, optimized or not; arm64 with a branch to a thunk, or with
+# int3-style kprobes (BRK): it has no trampoline, nor optimized kprobes.
 X86=
 [ "$(uname -m)" = x86_64 ] && X86=1
 if [ $X86 ]; then
-	REG='%r[a-z0-9]*' ASM_SPEC='-8@%rax 8@%rsi' ARMED=call
+	REG='%r[a-z0-9]*' ASM_SPEC='-8@%rax 8@%rsi' ARMED=call CALLS="thunk call"
 else
-	REG='x[0-9]*' ASM_SPEC='-8@x0 8@x1' ARMED=kprobe
+	REG='x[0-9]*' ASM_SPEC='-8@x0 8@x1' ARMED=thunk CALLS=thunk
 fi
 types_args() {
 	step_dmesg | grep "sdt_probe_example: sdt_example:types arg" | tail -n 1 |
@@ -45,21 +46,18 @@ grep -q '^sdt_example:types sdt "-1@[^ ]* 1@[^ ]* -2@[^ ]* 2@[^ ]* -4@[^ ]* 4@[^
 	fail "operand sizes: $(grep sdt_example:types $L)"
 grep -q "^sdt_example:from_asm sdt \"$ASM_SPEC\" " $L || fail ".S site spec"
 
-# x86_64: a call of the site's own thunk, the default mechanism, then of
-# the trampoline: the same arguments. arm64: kprobes, and no call.
+# The site's own thunk, the default mechanism, then (x86_64) a call of
+# the trampoline: the same arguments. arm64 has no trampoline.
+expect_eq "mechanism" "$(cat $MECH)" "thunk"
 if [ -z "$X86" ]; then
-	expect_eq "mechanism" "$(cat $MECH)" "kprobe"
 	write_expect_err $MECH call 'Operation not supported'
-	write_expect_err $MECH thunk 'Operation not supported'
-	expect_eq "mechanism after a refusal" "$(cat $MECH)" "kprobe"
-	types_hit kprobe
+	expect_eq "mechanism after a refusal" "$(cat $MECH)" "thunk"
 fi
-[ $X86 ] && expect_eq "mechanism" "$(cat $MECH)" "thunk"
-[ $X86 ] && for m in thunk call; do
+for m in $CALLS; do
 	echo $m > $MECH || fail "switch to $m"
 	expect_eq "mechanism" "$(cat $MECH)" "$m"
 	types_hit $m
-	[ $m = thunk ] && rmmod sdt_probe_example
+	[ $m = thunk ] && [ $X86 ] && rmmod sdt_probe_example
 done
 # A kprobe on a site is refused with EBUSY, armed or dormant: the site
 # is reserved for as long as it exists.
@@ -96,8 +94,9 @@ if [ $X86 ]; then
 fi
 
 # Unload the sites under the armed probe: safe, the probe stays pending.
-# Back to calls (x86_64): sites armed as the module comes are calls.
-[ $X86 ] && echo call > $MECH
+# Back to calls: sites armed as the module comes are calls (x86_64: of
+# the trampoline; arm64: branches to their thunks).
+echo $ARMED > $MECH
 rmmod sdt_example || fail "rmmod sdt_example with an armed SDT probe"
 grep -q '^sdt_example:read - "" - pending 1 - -$' $L || fail "not pending: $(grep sdt_example:read $L)"
 modprobe sdt-example || fail "reload sdt-example"
@@ -124,5 +123,5 @@ grep -q "Operation not permitted" /tmp/err || fail "mismatch error: $(cat /tmp/e
 cmp -s $L /tmp/sdt.list || fail "listing changed by a rejected probe"
 rmmod sdt_example
 grep -q '^sdt_example:' $L && fail "sites left after rmmod"
-[ $X86 ] && echo thunk > $MECH
+echo thunk > $MECH
 exit 0

@@ -4,15 +4,20 @@
  * (arch/arm64/kernel/sdt.c with kernel/markers/sdt_decode.c), form by
  * form: each spec parsed and fetched against a struct pt_regs and memory
  * of its own, and the specs it must refuse, with their reasons. The
- * sites that GCC makes are markers_sdt_diff's.
+ * sites that GCC makes are markers_sdt_diff's. Then a site's thunk
+ * (arch/arm64/kernel/sdt_thunk.c), and its BRK kprobe, with every
+ * register and the flags live across the site.
  */
 
 #include <kunit/test.h>
 #include <kunit/visibility.h>
 #include <linux/module.h>
 #include <linux/ptrace.h>
+#include <linux/sdt.h>
 #include <linux/sdt-decode.h>
 #include <linux/string.h>
+
+#include "../internal.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -142,8 +147,167 @@ static void sdt_arm64_test_decode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, prog.arg[2].kind, SDT_ARG_IMM);
 }
 
+/*
+ * void sdt_arm64_asm_live(u64 *out): a site where x0-x17, x19-x28 and x30
+ * hold 0x100 + their number, and NZCV N and C: their values after the
+ * site go to out[0..30] (x18 and x29, which the kernel keeps as the
+ * shadow call stack and frame pointers, are not touched: out[18] and
+ * out[29] are 0) and the flags to out[31]. The site reads x0, x17, x28
+ * and x30.
+ */
+#define SDT_ARM64_LIVE_NZCV	0xa0000000UL	/* N, C */
+void sdt_arm64_asm_live(u64 *out);
+asm("	.pushsection .text, \"ax\"\n"
+"	.globl	sdt_arm64_asm_live\n"
+"	.type	sdt_arm64_asm_live, %function\n"
+"sdt_arm64_asm_live:\n"
+"	stp	x29, x30, [sp, #-112]!\n"
+"	mov	x29, sp\n"
+"	stp	x19, x20, [sp, #16]\n"
+"	stp	x21, x22, [sp, #32]\n"
+"	stp	x23, x24, [sp, #48]\n"
+"	stp	x25, x26, [sp, #64]\n"
+"	stp	x27, x28, [sp, #80]\n"
+"	str	x0, [sp, #96]\n"
+"	mov	x0, #0xa0000000\n"
+"	msr	nzcv, x0\n"
+"	mov	x0, #0x100\n"
+"	mov	x1, #0x101\n"
+"	mov	x2, #0x102\n"
+"	mov	x3, #0x103\n"
+"	mov	x4, #0x104\n"
+"	mov	x5, #0x105\n"
+"	mov	x6, #0x106\n"
+"	mov	x7, #0x107\n"
+"	mov	x8, #0x108\n"
+"	mov	x9, #0x109\n"
+"	mov	x10, #0x10a\n"
+"	mov	x11, #0x10b\n"
+"	mov	x12, #0x10c\n"
+"	mov	x13, #0x10d\n"
+"	mov	x14, #0x10e\n"
+"	mov	x15, #0x10f\n"
+"	mov	x16, #0x110\n"
+"	mov	x17, #0x111\n"
+"	mov	x19, #0x113\n"
+"	mov	x20, #0x114\n"
+"	mov	x21, #0x115\n"
+"	mov	x22, #0x116\n"
+"	mov	x23, #0x117\n"
+"	mov	x24, #0x118\n"
+"	mov	x25, #0x119\n"
+"	mov	x26, #0x11a\n"
+"	mov	x27, #0x11b\n"
+"	mov	x28, #0x11c\n"
+"	mov	x30, #0x11e\n"
+	SDT_PROBE_ASM(kunit_arm64, live_site, "8@x0 8@x17 8@x28 8@x30")
+"	sub	sp, sp, #256\n"
+"	stp	x0, x1, [sp, #0]\n"
+"	stp	x2, x3, [sp, #16]\n"
+"	stp	x4, x5, [sp, #32]\n"
+"	stp	x6, x7, [sp, #48]\n"
+"	stp	x8, x9, [sp, #64]\n"
+"	stp	x10, x11, [sp, #80]\n"
+"	stp	x12, x13, [sp, #96]\n"
+"	stp	x14, x15, [sp, #112]\n"
+"	stp	x16, x17, [sp, #128]\n"
+"	stp	xzr, x19, [sp, #144]\n"
+"	stp	x20, x21, [sp, #160]\n"
+"	stp	x22, x23, [sp, #176]\n"
+"	stp	x24, x25, [sp, #192]\n"
+"	stp	x26, x27, [sp, #208]\n"
+"	stp	x28, xzr, [sp, #224]\n"
+"	mrs	x0, nzcv\n"
+"	stp	x30, x0, [sp, #240]\n"
+"	ldr	x0, [x29, #96]\n"
+"	mov	x1, #0\n"
+"1:	ldr	x2, [sp, x1]\n"
+"	str	x2, [x0, x1]\n"
+"	add	x1, x1, #8\n"
+"	cmp	x1, #256\n"
+"	b.ne	1b\n"
+"	add	sp, sp, #256\n"
+"	ldp	x19, x20, [sp, #16]\n"
+"	ldp	x21, x22, [sp, #32]\n"
+"	ldp	x23, x24, [sp, #48]\n"
+"	ldp	x25, x26, [sp, #64]\n"
+"	ldp	x27, x28, [sp, #80]\n"
+"	ldp	x29, x30, [sp], #112\n"
+"	ret\n"
+"	.size	sdt_arm64_asm_live, . - sdt_arm64_asm_live\n"
+"	.popsection\n");
+
+static struct {
+	unsigned int nr;
+	u64 args[4];
+} sdt_arm64_hit;
+
+static void sdt_arm64_probe(void *data, const u64 *args, unsigned int nargs)
+{
+	sdt_arm64_hit.nr++;
+	memcpy(sdt_arm64_hit.args, args, sizeof(sdt_arm64_hit.args));
+}
+
+static void sdt_arm64_detach(void *unused)
+{
+	sdt_disable_probe("kunit_arm64", "live_site", sdt_arm64_probe, NULL);
+}
+
+static void sdt_arm64_mechanism(void *use_kprobes)
+{
+	sdt_use_kprobes = use_kprobes;
+}
+
+/*
+ * The live site fired through its thunk (the default), then its BRK
+ * kprobe: the probe gets x0, x17, x28 and x30, and the code after the
+ * site finds every register and the flags as they were before it.
+ */
+static void sdt_arm64_test_live(struct kunit *test)
+{
+	static const int states[] = { 4, 1 };	/* thunk, kprobe */
+	void *mech = (void *)(unsigned long)sdt_use_kprobes;
+	u64 out[32];
+	void *addr;
+	int i, r;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sdt_arm64_mechanism,
+							mech), 0);
+	for (i = 0; i < ARRAY_SIZE(states); i++) {
+		sdt_use_kprobes = i;
+		memset(&sdt_arm64_hit, 0, sizeof(sdt_arm64_hit));
+		KUNIT_ASSERT_EQ(test, sdt_set_probe("kunit_arm64", "live_site", 4,
+						    sdt_arm64_probe, NULL), 0);
+		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sdt_arm64_detach,
+								NULL), 0);
+		KUNIT_ASSERT_EQ(test, sdt_site_info("kunit_arm64:live_site", &addr,
+						    &(unsigned int){0}), states[i]);
+		KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
+
+		sdt_arm64_asm_live(out);
+		KUNIT_EXPECT_EQ(test, sdt_arm64_hit.nr, 1);
+		KUNIT_EXPECT_EQ(test, sdt_arm64_hit.args[0], 0x100);
+		KUNIT_EXPECT_EQ(test, sdt_arm64_hit.args[1], 0x111);
+		KUNIT_EXPECT_EQ(test, sdt_arm64_hit.args[2], 0x11c);
+		KUNIT_EXPECT_EQ(test, sdt_arm64_hit.args[3], 0x11e);
+		for (r = 0; r < 31; r++)
+			KUNIT_EXPECT_EQ_MSG(test, out[r],
+					    r == 18 || r == 29 ? 0 : 0x100 + r,
+					    "x%d, state %d", r, states[i]);
+		KUNIT_EXPECT_EQ(test, out[31], SDT_ARM64_LIVE_NZCV);
+
+		kunit_release_action(test, sdt_arm64_detach, NULL);
+		KUNIT_EXPECT_EQ(test, sdt_site_info("kunit_arm64:live_site", &addr,
+						    &(unsigned int){0}), 0);
+		sdt_arm64_asm_live(out);
+		KUNIT_EXPECT_EQ(test, sdt_arm64_hit.nr, 1);
+		KUNIT_EXPECT_EQ(test, out[31], SDT_ARM64_LIVE_NZCV);
+	}
+}
+
 static struct kunit_case sdt_arm64_test_cases[] = {
 	KUNIT_CASE(sdt_arm64_test_decode),
+	KUNIT_CASE(sdt_arm64_test_live),
 	{}
 };
 
@@ -154,5 +318,5 @@ static struct kunit_suite sdt_arm64_test_suite = {
 
 kunit_test_suite(sdt_arm64_test_suite);
 
-MODULE_DESCRIPTION("KUnit tests of the arm64 SDT operand decoder");
+MODULE_DESCRIPTION("KUnit tests of the arm64 SDT operand decoder and thunks");
 MODULE_LICENSE("GPL");

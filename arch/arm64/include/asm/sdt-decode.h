@@ -5,10 +5,8 @@
 /*
  * arm64's part of decoding SDT operand specs ("-4@w0 8@[sp, 16] 4@5"):
  * what an operand decodes to (arch/arm64/kernel/sdt.c), and how a hit
- * reads it. Included by <linux/sdt-decode.h>, which has the rest.
- *
- * arm64 arms SDT sites by kprobes only: no trampoline and no thunk (see
- * arch/arm64/kernel/marker.c).
+ * reads it, from the site's thunk (arch/arm64/kernel/sdt_thunk.c) or
+ * kprobe. Included by <linux/sdt-decode.h>, which has the rest.
  */
 
 #include <asm/ptrace.h>
@@ -44,5 +42,14 @@ static __always_inline unsigned long arch_sdt_addr(const struct pt_regs *regs,
 {
 	return a->val + (a->reg == SDT_NO_REG ? 0 : __arch_sdt_reg(regs, a->reg));
 }
+
+/*
+ * The template of SDT thunks (arch/arm64/kernel/sdt_thunk_tmpl.S), and
+ * the places in it that sdt_thunk.c fills in each copy.
+ */
+extern const u32 arm64_sdt_thunk_tmpl[], arm64_sdt_thunk_ret[],
+		 arm64_sdt_thunk_end[];
+extern const u64 arm64_sdt_thunk_lit_handler[], arm64_sdt_thunk_lit_data[],
+		 arm64_sdt_thunk_lit_site[];
 
 #endif /* _ASM_ARM64_SDT_DECODE_H */
