@@ -6,8 +6,8 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 run() { echo "# $*"; sh -c "$*"; }
 P=/lib/modules/$(uname -r)/kernel/samples/markers/probe-example.ko
 # x86_64 or aarch64 (make demo ARCH=arm64): arm64 arms SDT sites with a
-# BRK kprobe only, has no optimized kprobes, and boots without the host's
-# perf and bpftrace.
+# branch to their thunks (or a BRK kprobe), has no optimized kprobes, and
+# boots without the host's perf and bpftrace.
 M=$(uname -m)
 
 step "Linux $(uname -r) under QEMU, $(nproc) CPUs"

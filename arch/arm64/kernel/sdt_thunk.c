@@ -22,8 +22,11 @@
  *
  * The thunk's page holds its code, then what the handler needs: the
  * site's decoded program and the call to make (struct arm64_sdt_thunk).
- * It is written while still writable, then made read-only and
- * executable, before any site branches to it.
+ * It is written while still writable, made seen by every CPU's
+ * instruction fetch (flush_icache_range(): one kick_all_cpus_sync() per
+ * thunk, as for a BPF program, since the page may have held another
+ * thunk) and made read-only and executable, before its site's B is
+ * written.
  *
  * Lifetime: as on x86 (arch/x86/kernel/sdt_thunk.c), a task may be
  * preempted inside a thunk, so its memory goes after an RCU-tasks grace
@@ -148,7 +151,7 @@ void *arch_sdt_thunk_make(const struct sdt_prog *prog,
 	}
 	*(__le32 *)(code + SDT_TMPL_OFF(arm64_sdt_thunk_ret)) = cpu_to_le32(b);
 
-	/* To the point of unification, then executable and read-only. */
+	/* Seen by every CPU's instruction fetch, then read-only, executable. */
 	flush_icache_range((unsigned long)code, (unsigned long)code + PAGE_SIZE);
 	set_memory_rox((unsigned long)code, 1);
 	return code;

@@ -3,7 +3,8 @@
 # that hold MARK() and SDT sites (fixture_coexist() of markers_fixture,
 # sdt_example_read() and sdt_example_types() of sdt-example), and
 # current_tracer=function, while their sites are armed and disarmed from
-# the control file, the SDT sites by a call and by a kprobe in turn:
+# the control file, the SDT sites by their thunks, by the trampoline
+# (x86_64) and by a kprobe in turn:
 # - a sequential storm: every entry traced, every marker and SDT event
 #   recorded while armed and none while dormant, exact counts;
 # - ftrace switching those functions' __fentry__ calls (set_ftrace_notrace)
@@ -12,7 +13,6 @@
 #   and fired: the foreground's counts exact, the other's at most one
 #   record a call.
 # No splat; everything dormant and untraced again at the end.
-# arch: x86_64: it switches SDT sites between the thunk, call and kprobe mechanisms in turn; arm64 has kprobes only, and the test is not adapted to that yet
 . /harness/lib.sh
 
 F=/sys/kernel/debug/markers_fixture
@@ -24,6 +24,10 @@ N=3
 FUNCS="fixture_coexist sdt_example_read sdt_example_types"
 SDT_EX="sdt_example:read sdt_example:types sdt_example:in_asm"
 NAMES="fixture_coexist fixture:coexist $SDT_EX"
+# The mechanisms that arm SDT sites with a call: the thunk, and on x86_64
+# the trampoline (arm64 has none); kprobes are optimized on x86_64 only.
+CALLS="thunk call" KP=optimized
+[ "$(uname -m)" = x86_64 ] || CALLS=thunk KP=kprobe
 
 fixture_load
 modprobe sdt-example || fail "modprobe sdt-example"
@@ -101,7 +105,7 @@ while [ $r -lt $rounds ]; do
 	if [ $((r % 2)) = 0 ]; then
 		# A thunk where the site's operands allow one.
 		m=thunk st='\(thunk\|call\)'
-		[ $r = 2 ] && m=call st=call
+		[ $r = 2 ] && [ "$CALLS" != thunk ] && m=call st=call
 		echo $m > $MECH
 	else
 		echo kprobe > $MECH; st='\(kprobe\|optimized\)'
@@ -116,12 +120,12 @@ check "sequential storm"
 echo thunk > $MECH
 
 # The sites armed, ftrace patching their functions' entries between fires.
-for m in thunk call kprobe; do
+for m in $CALLS kprobe; do
 	echo $m > $MECH
 	case $m in
 	thunk) arm '\(thunk\|call\)' ;;
 	call) arm call ;;
-	kprobe) arm optimized ;;
+	kprobe) arm $KP ;;
 	esac
 	j=0
 	while [ $j -lt 2 ]; do
@@ -142,11 +146,11 @@ rm -f /tmp/cx48.stop
 (
 	n=0
 	while [ ! -f /tmp/cx48.stop ]; do
-		echo kprobe > $MECH && arm_cmd enable > $C && arm_cmd disable > $C &&
-		echo call > $MECH && arm_cmd enable > $C && arm_cmd disable > $C &&
-		echo thunk > $MECH && arm_cmd enable > $C && arm_cmd disable > $C ||
-			echo "control write failed" > /tmp/cx48.err
-		n=$((n + 4))
+		for m in kprobe $CALLS; do
+			echo $m > $MECH && arm_cmd enable > $C && arm_cmd disable > $C ||
+				echo "control write failed" > /tmp/cx48.err
+			n=$((n + 2))
+		done
 	done
 	echo $n > /tmp/cx48.n
 ) &

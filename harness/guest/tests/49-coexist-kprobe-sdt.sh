@@ -11,7 +11,7 @@
 # (ordinary instructions before them). The bytes around each site, read
 # through a kprobe event's memory fetch, hold a CALL, JMP or int3 as the
 # listing says, and are as they were once everything is gone.
-# arch: x86_64: it switches SDT sites between the thunk, call and kprobe mechanisms in turn; arm64 has kprobes only, and the test is not adapted to that yet
+# arch: x86_64: it checks x86's instruction bytes at the site (CALL, JMP, int3) under the thunk, call and optimized kprobe mechanisms; arm64 has no trampoline nor optimized kprobes, and the test is not adapted to that yet
 . /harness/lib.sh
 
 L=/sys/kernel/debug/markers/list
