@@ -14,8 +14,9 @@
  *	debugfs.c	the listing, and the directory of our debugfs files
  *	mark.c		the mechanism of MARK() and guard sites: jump labels,
  *			patched CALLs and the hit path
- *	sdt.c		the mechanism of SDT sites: arming with a call of the
- *			trampoline; sdt.h, what it shares with
+ *	sdt.c		the mechanism of SDT sites: arming with a call of a
+ *			thunk or of the trampoline; sdt.h, what it shares with
+ *	sdt_thunk.c	the thunks: what they call, their lifetime, and with
  *	sdt_kprobe.c	arming them with a kprobe
  *	probes.c	attaching and detaching probes, all or nothing
  *	api.c		the probe API: argument checks, kernel-doc
@@ -32,7 +33,8 @@
  * Layers, each file calling only files of its own layer or below, with no
  * cycle (harness/host-tests/markers-layering.sh checks both on the built
  * objects): control.c, control_parse.c, sinks.c; kunit.c; api.c;
- * probes.c; objects.c; mark.c, sdt.c; sdt_kprobe.c; debugfs.c; core.c;
+ * probes.c; objects.c; mark.c, sdt.c; sdt_thunk.c; sdt_kprobe.c;
+ * debugfs.c; core.c;
  * format.c, sdt_decode.c. The core reaches the mechanisms above it only
  * through the ops they register. The registry's data is protected by
  * marker_mutex; see core.c.

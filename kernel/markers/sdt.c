@@ -31,11 +31,12 @@
  * on. sdt_disarm() stops the site calling probes and unpatches it;
  * sdt_reap(), once marker_mutex is dropped, unregisters the kprobes of
  * every site a change disarmed at once, or just waits for one grace
- * period. Retired thunks: sdt_thunks_kill().
+ * period.
  *
- * Arming with a kprobe is in sdt_kprobe.c. Everything here runs under
- * marker_mutex, but the trampoline's handler, sdt_thunk_iterate(),
- * sdt_reap(), the freeing of thunks and sdt_text_reserved().
+ * The thunks, what they call and their lifetime, are in sdt_thunk.c;
+ * arming with a kprobe is in sdt_kprobe.c. Everything here runs under
+ * marker_mutex, but the trampoline's handler, sdt_reap() and
+ * sdt_text_reserved().
  *
  * A change's batch keeps one list of struct sdt_site for this mechanism
  * (marker_batch_list()): at its head the reservations sdt_reserve() made
@@ -61,9 +62,6 @@
 /* Call-armed sites, by address, for the trampoline; under RCU. */
 #define SDT_CALL_BITS	8
 static DEFINE_HASHTABLE(sdt_calls, SDT_CALL_BITS);
-
-/* Thunks retired by the change under way; under marker_mutex. */
-static LIST_HEAD(sdt_thunks_retired);
 
 /* The number of arguments in an SDT operand spec. */
 static int sdt_spec_nargs(const char *spec)
@@ -163,118 +161,6 @@ notrace void sdt_trampoline_handler(struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(sdt_trampoline_handler);
 #endif
-
-/*
- * What a thunk calls when its site has several probes (@data), with
- * preemption disabled. @data lives as long as the thunk may call this.
- */
-static notrace void sdt_thunk_iterate(void *data, const u64 *args,
-				      unsigned int nargs)
-{
-	const struct marker_probes *probes = data;
-	unsigned int i;
-
-	for (i = 0; i < probes->nr; i++)
-		probes->probe[i].sdt_func(probes->probe[i].data, args, nargs);
-}
-
-NOKPROBE_SYMBOL(sdt_thunk_iterate);
-
-/*
- * Without the trampoline: what a thunk calls, with preemption disabled.
- * It serves its site (@data) for as long as it is armed, so it reads the
- * site's probes at each hit, as the trampoline's handler does.
- */
-static notrace void sdt_thunk_site(void *data, const u64 *args,
-				   unsigned int nargs)
-{
-	struct sdt_site *ss = data;
-	/* Raw, as in sdt_hit(): preemption is disabled. */
-	struct marker_probes *probes = rcu_dereference_raw(ss->probes);
-
-	if (probes)
-		sdt_thunk_iterate(probes, args, nargs);
-}
-
-NOKPROBE_SYMBOL(sdt_thunk_site);
-
-/*
- * The thunk of @ss for @probes, or NULL: the site gets the trampoline,
- * or kprobes where the arch has none.
- */
-static struct sdt_thunk *sdt_thunk_make(struct sdt_site *ss,
-					struct marker_probes *probes)
-{
-	struct sdt_thunk_call call = {
-		.hits = ss->hits,
-		.faults = &ss->faults,
-		.site = ss->code,
-	};
-	struct sdt_thunk *th;
-
-	if (!sdt_use_thunks || arch_sdt_thunk_why(&ss->prog))
-		return NULL;
-	th = kzalloc(sizeof(*th), GFP_KERNEL);
-	if (!th)
-		return NULL;
-	th->live = true;
-	call.live = &th->live;
-	if (!IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS_SDT_TRAMPOLINE)) {
-		/* For the site, whatever its probes become. */
-		call.func = sdt_thunk_site;
-		call.data = ss;
-	} else if (probes->nr == 1) {
-		/* One probe is called directly, ... */
-		call.func = probes->probe[0].sdt_func;
-		call.data = probes->probe[0].data;
-	} else {
-		/* ... several through the iterator. */
-		call.func = sdt_thunk_iterate;
-		call.data = probes;
-	}
-	th->code = arch_sdt_thunk_make(&ss->prog, &call);
-	if (IS_ERR(th->code)) {
-		kfree(th);
-		return NULL;
-	}
-	return th;
-}
-
-static void sdt_thunk_free_work(struct work_struct *work)
-{
-	struct sdt_thunk *th = container_of(work, struct sdt_thunk, free_work);
-
-	arch_sdt_thunk_free(th->code);
-	kfree(th);
-}
-
-/* Freeing executable memory resets its permissions: in process context. */
-static void sdt_thunk_free_rcu(struct rcu_head *rcu)
-{
-	struct sdt_thunk *th = container_of(rcu, struct sdt_thunk, rcu);
-
-	INIT_WORK(&th->free_work, sdt_thunk_free_work);
-	schedule_work(&th->free_work);
-}
-
-/*
- * Under marker_mutex, once @b's text is written: no site calls the thunks
- * retired, but a task may still be in one (preempted there). Clear @live,
- * which it tests with preemption disabled before calling a probe, before
- * the change's grace period; free them after an RCU-tasks grace period
- * (call_rcu() without CONFIG_PREEMPTION: nothing preempts a thunk).
- */
-static void sdt_thunks_kill(struct marker_batch *b)
-{
-	struct sdt_thunk *th, *tmp;
-
-	lockdep_assert_held(&marker_mutex);
-	list_for_each_entry_safe(th, tmp, &sdt_thunks_retired, retired) {
-		WRITE_ONCE(th->live, false);
-		list_del(&th->retired);
-		call_rcu_tasks(&th->rcu, sdt_thunk_free_rcu);
-	}
-}
 
 /* Is @e armed, or being armed, with its kprobe? Under RCU. */
 static bool sdt_kprobe_armed(const struct marker_entry *e)
@@ -377,7 +263,7 @@ static void sdt_thunk_rearm(struct sdt_site *ss, struct marker_probes *probes,
 	struct sdt_thunk *th = sdt_thunk_make(ss, probes);
 
 	lockdep_assert_held(&marker_mutex);
-	list_add_tail(&ss->thunk->retired, &sdt_thunks_retired);
+	sdt_thunk_retire(ss->thunk);
 	ss->thunk = th;
 	if (!th)
 		hash_add_rcu(sdt_calls, &ss->hnode, (unsigned long)ss->code);
@@ -499,7 +385,7 @@ static void sdt_disarm(struct marker_entry *e, struct marker_batch *b)
 	RCU_INIT_POINTER(ss->probes, NULL);
 	if (ss->called) {
 		if (ss->thunk)
-			list_add_tail(&ss->thunk->retired, &sdt_thunks_retired);
+			sdt_thunk_retire(ss->thunk);
 		else
 			hash_del_rcu(&ss->hnode);
 		ss->thunk = NULL;
@@ -595,13 +481,6 @@ const char *sdt_why(const struct marker_entry *e)
 	if (!e->sdt || !e->sdt->error)
 		return NULL;
 	return e->sdt->why ?: e->sdt->prog.why;
-}
-
-/* The thunk the SDT site @e calls, or NULL. */
-void *sdt_thunk_code(const struct marker_entry *e)
-{
-	lockdep_assert_held(&marker_mutex);
-	return e->sdt && e->sdt->thunk ? e->sdt->thunk->code : NULL;
 }
 
 /* The memory operands of @e that faulted since it was armed. */

@@ -74,6 +74,12 @@ static __always_inline void sdt_hit(struct sdt_site *ss, struct pt_regs *regs)
 					  ss->prog.nargs);
 }
 
+/* Thunks (sdt_thunk.c): kernel-doc at the definitions. */
+struct sdt_thunk *sdt_thunk_make(struct sdt_site *ss,
+				 struct marker_probes *probes);
+void sdt_thunk_retire(struct sdt_thunk *th);
+void sdt_thunks_kill(struct marker_batch *b);
+
 /* Arming with a kprobe (sdt_kprobe.c): kernel-doc at the definitions. */
 void sdt_arm_kprobe(struct sdt_site *ss);
 bool sdt_optimized(const struct sdt_site *ss);
