@@ -47,6 +47,8 @@
 #include <linux/set_memory.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
 #include <asm/insn.h>
 
 /* What a thunk's handler reads: in the thunk's page, after its code. */
@@ -120,6 +122,8 @@ void *arch_sdt_thunk_make(const struct sdt_prog *prog,
 	long off;
 	u32 b;
 
+	/* A test may refuse it (markers_sdt_arm64: a site out of reach). */
+	KUNIT_STATIC_STUB_REDIRECT(arch_sdt_thunk_make, prog, call);
 	/* The template's length is known at link time only. */
 	if (WARN_ON_ONCE(SDT_THUNK_DATA_OFF + sizeof(*th) > PAGE_SIZE))
 		return ERR_PTR(-E2BIG);
@@ -156,6 +160,7 @@ void *arch_sdt_thunk_make(const struct sdt_prog *prog,
 	set_memory_rox((unsigned long)code, 1);
 	return code;
 }
+EXPORT_SYMBOL_IF_KUNIT(arch_sdt_thunk_make);
 
 /**
  * arch_sdt_thunk_free - free a thunk no task can be running

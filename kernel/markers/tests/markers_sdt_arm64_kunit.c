@@ -9,6 +9,7 @@
  * register and the flags live across the site.
  */
 
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <kunit/visibility.h>
 #include <linux/module.h>
@@ -258,14 +259,29 @@ static void sdt_arm64_mechanism(void *use_kprobes)
 	sdt_use_kprobes = use_kprobes;
 }
 
+/* A thunk that lands out of its site's reach, as in a far module. */
+static void *sdt_arm64_thunk_far(const struct sdt_prog *prog,
+				 const struct sdt_thunk_call *call)
+{
+	return ERR_PTR(-ERANGE);
+}
+
 /*
- * The live site fired through its thunk (the default), then its BRK
- * kprobe: the probe gets x0, x17, x28 and x30, and the code after the
- * site finds every register and the flags as they were before it.
+ * The live site fired through its thunk (the default), through its BRK
+ * kprobe, and through the kprobe it gets when its thunk cannot be made:
+ * the probe gets x0, x17, x28 and x30, and the code after the site finds
+ * every register and the flags as they were before it.
  */
 static void sdt_arm64_test_live(struct kunit *test)
 {
-	static const int states[] = { 4, 1 };	/* thunk, kprobe */
+	static const struct {
+		bool kprobes, far;
+		int state;		/* sdt_site_info(): 4 thunk, 1 kprobe */
+	} ways[] = {
+		{ .state = 4 },
+		{ .kprobes = true, .state = 1 },
+		{ .far = true, .state = 1 },
+	};
 	void *mech = (void *)(unsigned long)sdt_use_kprobes;
 	u64 out[32];
 	void *addr;
@@ -273,15 +289,20 @@ static void sdt_arm64_test_live(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sdt_arm64_mechanism,
 							mech), 0);
-	for (i = 0; i < ARRAY_SIZE(states); i++) {
-		sdt_use_kprobes = i;
+	for (i = 0; i < ARRAY_SIZE(ways); i++) {
+		sdt_use_kprobes = ways[i].kprobes;
+		if (ways[i].far)
+			kunit_activate_static_stub(test, arch_sdt_thunk_make,
+						   sdt_arm64_thunk_far);
 		memset(&sdt_arm64_hit, 0, sizeof(sdt_arm64_hit));
 		KUNIT_ASSERT_EQ(test, sdt_set_probe("kunit_arm64", "live_site", 4,
 						    sdt_arm64_probe, NULL), 0);
 		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sdt_arm64_detach,
 								NULL), 0);
 		KUNIT_ASSERT_EQ(test, sdt_site_info("kunit_arm64:live_site", &addr,
-						    &(unsigned int){0}), states[i]);
+						    &(unsigned int){0}), ways[i].state);
+		if (ways[i].far)
+			kunit_deactivate_static_stub(test, arch_sdt_thunk_make);
 		KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
 
 		sdt_arm64_asm_live(out);
@@ -293,7 +314,7 @@ static void sdt_arm64_test_live(struct kunit *test)
 		for (r = 0; r < 31; r++)
 			KUNIT_EXPECT_EQ_MSG(test, out[r],
 					    r == 18 || r == 29 ? 0 : 0x100 + r,
-					    "x%d, state %d", r, states[i]);
+					    "x%d, way %d", r, i);
 		KUNIT_EXPECT_EQ(test, out[31], SDT_ARM64_LIVE_NZCV);
 
 		kunit_release_action(test, sdt_arm64_detach, NULL);
