@@ -81,6 +81,7 @@ struct sdt_thunk *sdt_thunk_make(struct sdt_site *ss,
 	};
 	struct sdt_thunk *th;
 
+	lockdep_assert_held(&marker_mutex);
 	if (!sdt_use_thunks || arch_sdt_thunk_why(&ss->prog))
 		return NULL;
 	th = kzalloc(sizeof(*th), GFP_KERNEL);

@@ -108,7 +108,8 @@ const char *arch_sdt_thunk_why(const struct sdt_prog *prog)
  * @call: what the thunk calls, and where its site is
  *
  * Return: the thunk, which the site's B goes to; ERR_PTR(-ENOMEM) without
- * memory, ERR_PTR(-ERANGE) if it landed out of the site's reach,
+ * memory (or if its page cannot be made executable), ERR_PTR(-ERANGE) if
+ * it landed out of the site's reach,
  * ERR_PTR(-E2BIG) if the template and its data outgrow a page (a bug).
  * Nothing is left allocated on error.
  */
@@ -155,9 +156,16 @@ void *arch_sdt_thunk_make(const struct sdt_prog *prog,
 	}
 	*(__le32 *)(code + SDT_TMPL_OFF(arm64_sdt_thunk_ret)) = cpu_to_le32(b);
 
-	/* Seen by every CPU's instruction fetch, then read-only, executable. */
+	/*
+	 * Seen by every CPU's instruction fetch, then read-only and
+	 * executable: a page left writable and not executable would oops
+	 * at the site's first hit.
+	 */
 	flush_icache_range((unsigned long)code, (unsigned long)code + PAGE_SIZE);
-	set_memory_rox((unsigned long)code, 1);
+	if (set_memory_rox((unsigned long)code, 1)) {
+		execmem_free(code);
+		return ERR_PTR(-ENOMEM);
+	}
 	return code;
 }
 EXPORT_SYMBOL_IF_KUNIT(arch_sdt_thunk_make);

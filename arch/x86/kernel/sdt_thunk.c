@@ -442,8 +442,15 @@ void *arch_sdt_thunk_make(const struct sdt_prog *prog,
 	if (WARN_ON_ONCE(e.len > SDT_THUNK_MAX))
 		goto out_of_reach;
 
-	/* Read-only and executable, then written as text is (kprobes' way). */
-	set_memory_rox((unsigned long)code, 1);
+	/*
+	 * Read-only and executable, then written as text is (kprobes' way);
+	 * a page left not executable would oops at the site's first hit.
+	 */
+	if (set_memory_rox((unsigned long)code, 1)) {
+		kfree(e.buf);
+		execmem_free(code);
+		return ERR_PTR(-ENOMEM);
+	}
 	text_poke_copy(code, e.buf, e.len);
 	kfree(e.buf);
 	return code;
