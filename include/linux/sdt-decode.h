@@ -60,6 +60,8 @@ static __always_inline u64 sdt_arg_extend(u64 v, s8 size)
 	return v;
 }
 
+const char *sdt_spec_next(const char *p, const char **end);
+int sdt_spec_nargs(const char *spec);
 int sdt_parse(const char *spec, struct sdt_prog *prog,
 	      sdt_sym_resolver *resolve, void *ctx);
 unsigned int sdt_fetch(const struct sdt_prog *prog, struct pt_regs *regs,

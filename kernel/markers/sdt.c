@@ -63,23 +63,6 @@
 #define SDT_CALL_BITS	8
 static DEFINE_HASHTABLE(sdt_calls, SDT_CALL_BITS);
 
-/* The number of arguments in an SDT operand spec. */
-static int sdt_spec_nargs(const char *spec)
-{
-	int n = 0;
-
-	while (*spec) {
-		while (*spec == ' ')
-			spec++;
-		if (!*spec)
-			break;
-		n++;
-		while (*spec && *spec != ' ')
-			spec++;
-	}
-	return n;
-}
-
 struct sdt_sym_match {
 	const char *name;
 	struct module *mod;

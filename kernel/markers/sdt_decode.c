@@ -91,14 +91,63 @@ int sdt_parse_sym(const char *p, size_t len, size_t n, struct sdt_arg *a,
 }
 
 /**
+ * sdt_spec_next - find the next operand of a sized operand spec
+ * @p: the spec, or the end of the previous operand
+ * @end: set to the end of the operand found
+ *
+ * An operand ends at the next space, but one in brackets at its ']':
+ * arm64's "8@[sp, 16]" is one operand. Whatever counts or splits a spec
+ * does it here, so that the registry, the parser and the trace event
+ * agree on a site's arguments.
+ *
+ * Return: the operand ("N@OP"), or NULL after the last.
+ */
+const char *sdt_spec_next(const char *p, const char **end)
+{
+	const char *at;
+
+	while (*p == ' ')
+		p++;
+	if (!*p)
+		return NULL;
+	*end = strchrnul(p, ' ');
+	at = strnchr(p, *end - p, '@');
+	if (at && at[1] == '[') {
+		*end = strchrnul(at, ']');
+		if (**end)
+			(*end)++;
+	}
+	return p;
+}
+
+/**
+ * sdt_spec_nargs - count the operands of a sized operand spec
+ * @spec: the spec, "N@OP N@OP ..."
+ *
+ * Return: the number of operands, as sdt_spec_next() finds them; parsed
+ * or not.
+ */
+int sdt_spec_nargs(const char *spec)
+{
+	int n = 0;
+	const char *end;
+
+	while ((spec = sdt_spec_next(spec, &end))) {
+		n++;
+		spec = end;
+	}
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(sdt_spec_nargs);
+
+/**
  * sdt_parse - compile a sized operand spec
  * @spec: the spec, "N@OP N@OP ..."
  * @prog: where to store the program
  * @resolve: resolves the symbols of operands, or NULL
  * @ctx: passed to @resolve
  *
- * An operand ends at the next space, but one in brackets at its ']':
- * arm64's "[sp, 16]".
+ * Its operands are sdt_spec_next()'s.
  *
  * Return: the number of arguments, or -EINVAL for a spec that does not
  * parse (a bad size, an operand the arch refuses, more than SDT_MAX_ARGS
@@ -113,15 +162,10 @@ int sdt_parse(const char *spec, struct sdt_prog *prog,
 	int ret;
 
 	memset(prog, 0, sizeof(*prog));
-	for (;;) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
+	while ((p = sdt_spec_next(p, &end))) {
 		if (prog->nargs >= SDT_MAX_ARGS)
 			return sdt_refuse(prog, "arguments");
 		a = &prog->arg[prog->nargs];
-		end = strchrnul(p, ' ');
 		at = strnchr(p, end - p, '@');
 		if (!at || sdt_parse_num(p, at - p, &size))
 			return sdt_refuse(prog, "size");
@@ -132,11 +176,6 @@ int sdt_parse(const char *spec, struct sdt_prog *prog,
 			break;
 		default:
 			return sdt_refuse(prog, "size");
-		}
-		if (at[1] == '[') {
-			end = strchrnul(at, ']');
-			if (*end)
-				end++;
 		}
 		ret = arch_sdt_parse_op(at + 1, end - at - 1, a, prog, resolve,
 					ctx);

@@ -11,6 +11,7 @@
 
 #include <linux/ctype.h>
 #include <linux/kernel.h>
+#include <linux/sdt-decode.h>
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -118,12 +119,9 @@ static int marker_fields_sdt(struct marker_event_field *field,
 			     const char *spec)
 {
 	unsigned int n = 0, off = sizeof(struct trace_entry);
+	const char *end;
 
-	while (*spec) {
-		if (*spec == ' ') {
-			spec++;
-			continue;
-		}
+	while ((spec = sdt_spec_next(spec, &end))) {
 		if (n >= SDT_MAX_ARGS)
 			return -EINVAL;
 		field[n].cls = MARKER_ARG_LONG;
@@ -133,8 +131,7 @@ static int marker_fields_sdt(struct marker_event_field *field,
 		snprintf(field[n].name, sizeof(field[n].name), "arg%u", n);
 		marker_field_place(&field[n], &off);
 		n++;
-		while (*spec && *spec != ' ')
-			spec++;
+		spec = end;
 	}
 	return n;
 }

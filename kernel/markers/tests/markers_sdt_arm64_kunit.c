@@ -146,6 +146,10 @@ static void sdt_arm64_test_decode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, prog.arg[1].reg, SDT_REG_SP);
 	KUNIT_EXPECT_EQ(test, prog.arg[1].val, 16);
 	KUNIT_EXPECT_EQ(test, prog.arg[2].kind, SDT_ARG_IMM);
+	/* The registry and the trace event count operands as the parser does. */
+	KUNIT_EXPECT_EQ(test, sdt_spec_nargs(" -4@w0  8@[sp, 16] 4@5 "), 3);
+	KUNIT_EXPECT_EQ(test, sdt_spec_nargs("8@[x1, #-8] 8@[sp]"), 2);
+	KUNIT_EXPECT_EQ(test, sdt_spec_nargs(""), 0);
 }
 
 /*
@@ -154,9 +158,13 @@ static void sdt_arm64_test_decode(struct kunit *test)
  * site go to out[0..30] (x18 and x29, which the kernel keeps as the
  * shadow call stack and frame pointers, are not touched: out[18] and
  * out[29] are 0) and the flags to out[31]. The site reads x0, x17, x28
- * and x30.
+ * and x30; x9, x10 and x16, which its thunk uses; @out, at [sp, 96]; a
+ * faulting read through x1 (0x101); an immediate; and a symbol's.
  */
 #define SDT_ARM64_LIVE_NZCV	0xa0000000UL	/* N, C */
+#define SDT_ARM64_LIVE_SPEC	"8@x0 8@x17 8@x28 8@x30 8@x9 8@x10 8@x16 " \
+				"8@[sp, 96] 8@[x1, 8] -4@-5 -4@sdt_arm64_mem+8"
+#define SDT_ARM64_LIVE_NARGS	11
 void sdt_arm64_asm_live(u64 *out);
 asm("	.pushsection .text, \"ax\"\n"
 "	.globl	sdt_arm64_asm_live\n"
@@ -201,7 +209,7 @@ asm("	.pushsection .text, \"ax\"\n"
 "	mov	x27, #0x11b\n"
 "	mov	x28, #0x11c\n"
 "	mov	x30, #0x11e\n"
-	SDT_PROBE_ASM(kunit_arm64, live_site, "8@x0 8@x17 8@x28 8@x30")
+	SDT_PROBE_ASM(kunit_arm64, live_site, SDT_ARM64_LIVE_SPEC)
 "	sub	sp, sp, #256\n"
 "	stp	x0, x1, [sp, #0]\n"
 "	stp	x2, x3, [sp, #16]\n"
@@ -240,7 +248,7 @@ asm("	.pushsection .text, \"ax\"\n"
 
 static struct {
 	unsigned int nr;
-	u64 args[4];
+	u64 args[SDT_ARM64_LIVE_NARGS];
 } sdt_arm64_hit;
 
 static void sdt_arm64_probe(void *data, const u64 *args, unsigned int nargs)
@@ -269,8 +277,9 @@ static void *sdt_arm64_thunk_far(const struct sdt_prog *prog,
 /*
  * The live site fired through its thunk (the default), through its BRK
  * kprobe, and through the kprobe it gets when its thunk cannot be made:
- * the probe gets x0, x17, x28 and x30, and the code after the site finds
- * every register and the flags as they were before it.
+ * the probe gets every operand (the faulting one as 0, and counted), and
+ * the code after the site finds every register and the flags as they
+ * were before it.
  */
 static void sdt_arm64_test_live(struct kunit *test)
 {
@@ -284,6 +293,11 @@ static void sdt_arm64_test_live(struct kunit *test)
 	};
 	void *mech = (void *)(unsigned long)sdt_use_kprobes;
 	u64 out[32];
+	const u64 want[SDT_ARM64_LIVE_NARGS] = {
+		0x100, 0x111, 0x11c, 0x11e, 0x109, 0x10a, 0x110,
+		(unsigned long)out, 0, (u64)-5, (u64)-10,
+	};
+	unsigned int faults, faults0;
 	void *addr;
 	int i, r;
 
@@ -295,22 +309,25 @@ static void sdt_arm64_test_live(struct kunit *test)
 			kunit_activate_static_stub(test, arch_sdt_thunk_make,
 						   sdt_arm64_thunk_far);
 		memset(&sdt_arm64_hit, 0, sizeof(sdt_arm64_hit));
-		KUNIT_ASSERT_EQ(test, sdt_set_probe("kunit_arm64", "live_site", 4,
+		KUNIT_ASSERT_EQ(test, sdt_set_probe("kunit_arm64", "live_site",
+						    SDT_ARM64_LIVE_NARGS,
 						    sdt_arm64_probe, NULL), 0);
 		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sdt_arm64_detach,
 								NULL), 0);
 		KUNIT_ASSERT_EQ(test, sdt_site_info("kunit_arm64:live_site", &addr,
-						    &(unsigned int){0}), ways[i].state);
+						    &faults0), ways[i].state);
 		if (ways[i].far)
 			kunit_deactivate_static_stub(test, arch_sdt_thunk_make);
 		KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
 
 		sdt_arm64_asm_live(out);
 		KUNIT_EXPECT_EQ(test, sdt_arm64_hit.nr, 1);
-		KUNIT_EXPECT_EQ(test, sdt_arm64_hit.args[0], 0x100);
-		KUNIT_EXPECT_EQ(test, sdt_arm64_hit.args[1], 0x111);
-		KUNIT_EXPECT_EQ(test, sdt_arm64_hit.args[2], 0x11c);
-		KUNIT_EXPECT_EQ(test, sdt_arm64_hit.args[3], 0x11e);
+		for (r = 0; r < SDT_ARM64_LIVE_NARGS; r++)
+			KUNIT_EXPECT_EQ_MSG(test, sdt_arm64_hit.args[r], want[r],
+					    "argument %d, way %d", r, i);
+		KUNIT_EXPECT_EQ(test, sdt_site_info("kunit_arm64:live_site", &addr,
+						    &faults), ways[i].state);
+		KUNIT_EXPECT_EQ(test, faults, faults0 + 1);
 		for (r = 0; r < 31; r++)
 			KUNIT_EXPECT_EQ_MSG(test, out[r],
 					    r == 18 || r == 29 ? 0 : 0x100 + r,
