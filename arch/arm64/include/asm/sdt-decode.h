@@ -43,13 +43,4 @@ static __always_inline unsigned long arch_sdt_addr(const struct pt_regs *regs,
 	return a->val + (a->reg == SDT_NO_REG ? 0 : __arch_sdt_reg(regs, a->reg));
 }
 
-/*
- * The template of SDT thunks (arch/arm64/kernel/sdt_thunk_tmpl.S), and
- * the places in it that sdt_thunk.c fills in each copy.
- */
-extern const u32 arm64_sdt_thunk_tmpl[], arm64_sdt_thunk_ret[],
-		 arm64_sdt_thunk_end[];
-extern const u64 arm64_sdt_thunk_lit_handler[], arm64_sdt_thunk_lit_data[],
-		 arm64_sdt_thunk_lit_site[];
-
 #endif /* _ASM_ARM64_SDT_DECODE_H */
