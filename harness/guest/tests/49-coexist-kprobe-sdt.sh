@@ -1,17 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # kprobes beside SDT sites: a kprobe event on an SDT site is refused with
 # EBUSY whatever the site's state; one on each of the 4 bytes before it
-# is refused with a clear errno (EILSEQ: not an instruction boundary;
-# EINVAL: inside a jump label's NOP) or accepted, and an accepted one is
-# never optimized (its JMP would span the site) and fires next to the
-# site, both with exact counts. Both orders (kprobes first, site first;
-# each removed first) under each mechanism that arms the site: a call,
-# an optimized kprobe, an int3 kprobe. Sites: fixture:coexist (a static
-# key's NOP right before it), sdt_example:types and sdt_example:in_asm
-# (ordinary instructions before them). The bytes around each site, read
-# through a kprobe event's memory fetch, hold a CALL, JMP or int3 as the
-# listing says, and are as they were once everything is gone.
-# arch: x86_64: it checks x86's instruction bytes at the site (CALL, JMP, int3) under the thunk, call and optimized kprobe mechanisms; arm64 has no trampoline nor optimized kprobes, and the test is not adapted to that yet
+# is refused with a clear errno (EILSEQ: not an instruction boundary on
+# x86; EINVAL: inside a jump label's NOP, or not 4-byte aligned on
+# arm64) or accepted, and an accepted one is never optimized (its JMP
+# would span the site) and fires next to the site, both with exact
+# counts. Both orders (kprobes first, site first; each removed first)
+# under each mechanism that arms the site: on x86_64 a call (of the
+# thunk or the trampoline), an optimized kprobe, an int3 kprobe; on
+# arm64 a B to the thunk and a BRK kprobe. Sites: fixture:coexist (a
+# static key's NOP right before it on x86_64), sdt_example:types and
+# sdt_example:in_asm (ordinary instructions before them). The
+# instruction at each site, read through a kprobe event's memory fetch,
+# is a CALL, JMP or int3 (a B or BRK) as the listing says, and the text
+# around the sites is as it was once everything is gone.
 . /harness/lib.sh
 
 L=/sys/kernel/debug/markers/list
@@ -57,13 +59,29 @@ peek() {
 	echo 0 > $T/events/kprobes/cx_peek/enable
 	grep ' cx_peek: ' $T/trace | tail -n 1 | sed 's/.* \(b1=\)/\1/'
 }
-# The first byte of site i in the last peek.
-first_byte() { printf '%02x' $(( $(echo "$P" | sed "s/.* a$1=\(0x[0-9a-f]*\).*/\1/") & 255 )); }
+# The instruction at site i in the last peek: nop, call, jmp or int3 (x86:
+# its first byte), nop, b or brk (arm64: its word), or its bytes.
+site_insn() {
+	_w=$(( $(echo "$P" | sed "s/.* a$1=\(0x[0-9a-f]*\).*/\1/") ))
+	case $(uname -m) in
+	aarch64)
+		_w=$((_w & 0xffffffff))
+		if [ $_w = $((0xd503201f)) ]; then echo nop
+		elif [ $((_w >> 26)) = 5 ]; then echo b
+		elif [ $((_w & 0xffe0001f)) = $((0xd4200000)) ]; then echo brk
+		else printf '%08x\n' $_w; fi ;;
+	*)
+		case $(printf '%02x' $((_w & 255))) in
+		0f) echo nop ;; e8) echo call ;; e9) echo jmp ;; cc) echo int3 ;;
+		*) printf '%02x\n' $((_w & 255)) ;;
+		esac ;;
+	esac
+}
 P0=$(peek)
 [ -n "$P0" ] || fail "no peek line"
 for i in $(seq $NS); do
 	P=$P0
-	expect_eq "$(v NAME_$i) dormant first byte" "$(first_byte $i)" 0f
+	expect_eq "$(v NAME_$i) dormant instruction" "$(site_insn $i)" nop
 done
 
 # kp_add EVENT LOCATION: 0, or 1 with the errno's name in $ERR.
@@ -184,28 +202,37 @@ check() {
 	done
 	return 0
 }
-# Each site's first byte as its state says: CALL, JMP or int3.
-check_bytes() {
+# Each site's instruction as its state says.
+check_insns() {
 	P=$(peek)
 	for i in $(seq $NS); do
-		expect_eq "$1: $(v NAME_$i) first byte" "$(first_byte $i)" $2
+		expect_eq "$1: $(v NAME_$i) instruction" "$(site_insn $i)" $2
 	done
 }
 
+# The mechanisms of the arch: x86_64 calls a thunk (or the trampoline,
+# for an operand a thunk cannot read) and has optimized kprobes; arm64
+# branches to a thunk and has BRK kprobes only.
+case $(uname -m) in
+aarch64) MECHS="thunk kprobe" ;;
+*) MECHS="thunk call optimized kprobe" ;;
+esac
 ARMED=0 KPON=0
-for m in thunk call optimized kprobe; do
-	case $m in
-	thunk) echo thunk > $MECH; state='\(thunk\|call\)' byte=e8 ;;
-	call) echo call > $MECH; state=call byte=e8 ;;
-	optimized) echo kprobe > $MECH; state=optimized byte=e9 ;;
-	kprobe) echo 0 > $OPT; state=kprobe byte=cc ;;
+for m in $MECHS; do
+	case $(uname -m):$m in
+	aarch64:thunk) echo thunk > $MECH; state=thunk insn=b ;;
+	aarch64:kprobe) echo kprobe > $MECH; state=kprobe insn=brk ;;
+	*:thunk) echo thunk > $MECH; state='\(thunk\|call\)' insn=call ;;
+	*:call) echo call > $MECH; state=call insn=call ;;
+	*:optimized) echo kprobe > $MECH; state=optimized insn=jmp ;;
+	*:kprobe) echo 0 > $OPT; state=kprobe insn=int3 ;;
 	esac
 	# kprobes first, the site armed next; the site disarmed first.
 	kp_on
 	arm "$m, kprobes first" $state
 	site_busy "$m-armed"
 	sleep 1		# the optimizer's delay is 5 jiffies
-	check_bytes "$m, kprobes first" $byte
+	check_insns "$m, kprobes first" $insn
 	fire
 	check "$m, kprobes first"
 	disarm
@@ -224,14 +251,14 @@ for m in thunk call optimized kprobe; do
 	check "$m, kprobes removed first"
 	disarm
 done
-echo 1 > $OPT
+[ ! -e $OPT ] || echo 1 > $OPT
 echo thunk > $MECH
 echo 0 > /sys/kernel/rcu_expedited
 
 # Everything gone: the text is as it was, and the sites still fire.
 P1=$(peek)
 expect_eq "bytes around the sites at the end" "$P1" "$P0"
-arm "at the end" '\(thunk\|call\)'
+arm "at the end" "$SDT_ARMED"
 fire
 check "at the end"
 disarm
