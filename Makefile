@@ -35,10 +35,13 @@ check: deps
 stress: build
 	@$(H)/stress.sh
 
+# The suffix of the build's directories, as harness/lib.sh names them.
+BSFX = $(if $(LLVM),-llvm)$(if $(filter arm64,$(ARCH)),-arm64)
+
 # ARCH=arm64: without the tools image, whose perf and bpftrace are x86's.
 demo: build
 	@$(H)/run.sh $(if $(filter arm64,$(ARCH)),,-T) -t 900 \
-		-l build/logs$(if $(filter arm64,$(ARCH)),-arm64)/demo.log $(H)/guest/demo.sh
+		-l build/logs$(BSFX)/demo.log $(H)/guest/demo.sh
 
 # marker-bench on the production-like kernel (build/obj-bench), booted
 # twice: TCG times and -icount instruction counts; build/bench*.csv.
@@ -47,7 +50,7 @@ bench: deps
 
 # Host tools: markers-list (libelf), a kbuild host program of the build.
 tools: build
-	@f=build/obj$(if $(LLVM),-llvm)/scripts/markers/markers-list; test -x $$f && echo $$f
+	@f=build/obj$(BSFX)/scripts/markers/markers-list; test -x $$f && echo $$f
 
 lint: graft
 	@$(H)/lint.sh
@@ -71,7 +74,7 @@ shell: build
 # The kbuild output directory, for out-of-tree modules:
 #   make -C "$(make -s kdir)" M=$PWD modules
 kdir:
-	@echo "$(CURDIR)/build/obj$(if $(LLVM),-llvm)"
+	@echo "$(CURDIR)/build/obj$(BSFX)"
 
 clean:
 	rm -rf build
