@@ -35,9 +35,10 @@ if [ -n "$bad" ]; then
 	echo "the core uses symbols of its clients: $bad"; exit 1
 fi
 # Each client uses only the registry's client functions (and the control
-# file, the events' enable switch).
+# file, the events' enable switch; the events, the iterators of the two
+# grammars, MARK() formats and SDT specs, for their fields).
 client="marker_change marker_register_module_notifier marker_debugfs_dir marker_listing_open marker_name_in_module marker_walk_names"
-client_ev="marker_register_module_notifier marker_add_probe marker_remove_probe marker_change marker_walk_names marker_name_event_format marker_key_no_event marker_format_next"
+client_ev="marker_register_module_notifier marker_add_probe marker_remove_probe marker_change marker_walk_names marker_name_event_format marker_key_no_event marker_format_next sdt_spec_next"
 # check_uses NAME "ALLOWED" OBJECTS...: of what the objects of "${prov[@]}"
 # define, OBJECTS use only ALLOWED.
 check_uses() {
