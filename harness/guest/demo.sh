@@ -43,14 +43,24 @@ run "insmod $S name=types nargs=8"
 run "sleep 1; grep sdt_example:types $L"
 run "cat /proc/sdt-example"
 run "dmesg | grep 'sdt_probe_example: sdt_example:types'"
+# The mechanism applies to sites armed after the change: the probe is
+# attached again under it.
+MECH=/sys/kernel/debug/markers/sdt_mechanism
+OPT=/proc/sys/debug/kprobes-optimization
 if [ "$M" = x86_64 ]; then
-	step "The same through an int3 kprobe (optimization off)"
-	run "echo 0 > /proc/sys/debug/kprobes-optimization"
-	run "grep sdt_example:types $L"
-	run "cat /proc/sdt-example"
-	run "dmesg | grep 'sdt_probe_example: sdt_example:types' | tail -n 1"
-	run "echo 1 > /proc/sys/debug/kprobes-optimization"
+	step "The same through an int3 kprobe (kprobe mechanism, optimization off)"
+else
+	step "The same through a BRK kprobe (kprobe mechanism)"
 fi
+run "rmmod sdt_probe_example"
+run "echo kprobe > $MECH"
+[ ! -e $OPT ] || run "echo 0 > $OPT"
+run "insmod $S name=types nargs=8"
+run "sleep 1; grep sdt_example:types $L"
+run "cat /proc/sdt-example"
+run "dmesg | grep 'sdt_probe_example: sdt_example:types' | tail -n 1"
+[ ! -e $OPT ] || run "echo 1 > $OPT"
+run "echo thunk > $MECH"
 run "rmmod sdt_probe_example"
 
 C=/sys/kernel/debug/markers/control
