@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make series-build: apply build/patches one patch at a time onto pristine
-# 6.12, build the kernel (bzImage and modules, the test flavour's
-# configuration, LLVM=1 honoured) after each and boot it, to show the
-# series bisects. Stops at, and names, the first patch that does not build
+# 6.12, build the kernel (its image and modules, the test flavour's
+# configuration, LLVM=1 and ARCH=arm64 honoured) after each and boot it,
+# to show the series bisects. On arm64 the patches before "arm64: add
+# kernel markers" build with CONFIG_MARKERS=n: the arch selects
+# HAVE_ARCH_MARKERS there. Stops at, and names, the first patch that does not build
 # or boot. Not part of make check: a cold build and then one build and one
 # boot per patch.
 #
@@ -66,7 +68,7 @@ mkdir -p "$obj"
 if [ $mode = full ] && [ -z "${SERIES_DEBUG:-}" ]; then
 	FRAGMENTS=${FRAGMENTS/$CONFIGS\/markers-debug.config/}
 fi
-SMAKE=(make -C "$tree" O="$obj" ARCH=x86_64 "${KCC[@]}" HOSTCC="ccache gcc" -j"$NPROC")
+SMAKE=(make -C "$tree" O="$obj" ARCH=$KARCH "${KCROSS[@]}" "${KCC[@]}" HOSTCC="ccache gcc" -j"$NPROC")
 
 # --objects: the symbols the kernel defines without the series. The full
 # build's symbols (vmlinux and every export), less those that objects of
@@ -124,7 +126,7 @@ for p in "$pdir"/[0-9][0-9][0-9][0-9]-*.patch; do
 	echo "=== patch $n/$total: $subj" >> "$log"
 	before=$(grep -c ': warning:' "$log" || true)
 	if [ $mode = full ]; then
-		targets=(bzImage modules)
+		targets=("$(basename "$KIMAGE")" modules)
 	else
 		mapfile -t targets < <(objects_so_far "${applied[@]}")
 		# A patch that changes nothing the objects are built from
