@@ -21,6 +21,16 @@ MECH_UNDER_FAULTS=call
 [ "$(uname -m)" = x86_64 ] || MECH_UNDER_FAULTS=kprobe
 echo $MECH_UNDER_FAULTS > $MECH || fail "sdt_mechanism $MECH_UNDER_FAULTS"
 
+# The events that the control writes enable record no comms here: 6.12's
+# tracing_start_sched_switch() ignores a failed registration of the
+# probes that record them (an injected -ENOMEM: "wakeup trace: Couldn't
+# activate tracepoint probe to kernel_sched_wakeup"), and the event's
+# disable then unregisters probes never registered: a WARNING in
+# tracepoint_probe_unregister(), which is not ours.
+RC=/sys/kernel/tracing/options/record-cmd
+echo 0 > $RC || fail "record-cmd off"
+trap 'echo 1 > $RC' EXIT
+
 FI=/sys/kernel/debug
 # injected_reset: the countdown of both back to 1000000.
 injected_reset() {
