@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Sites in init text (vmlinux's __init code, a module's init function) work
-# while the init code runs, and are "gone" once it is freed: never patched
+# while the init code runs, and are "gone" once it is freed (with those of
+# vmlinux's __exit code, which never runs): never patched
 # or kprobed, never counted as armed, and never printed with a raw address.
 . /harness/lib.sh
 
@@ -19,6 +20,22 @@ sdt_probe_example provider=markers name=init || fail "SDT probe on markers:init"
 grep -q '^markers_init mark .* gone 1 ' $L || fail "$(grep '^markers_init ' $L)"
 grep -q '^markers:init sdt .* gone 1 ' $L || fail "$(grep '^markers:init ' $L)"
 expect_eq "kprobes" "$(wc -l < $K)" "$nk"
+rmmod probe_example sdt_probe_example
+
+# vmlinux's __exit code (tests/markers_exit.c, built in) never runs and
+# is freed with the init memory: its sites are gone from then on, and
+# arming them writes nothing (it would write freed memory).
+grep -q '^markers_test_exit mark "value %d" markers_exit_sites+0x[0-9a-f]*/0x[0-9a-f]* gone 0 - ' $L ||
+	fail "$(grep '^markers_test_exit ' $L)"
+grep -q '^markers_test:exit sdt "[^"]*" markers_exit_sites+0x[0-9a-f]*/0x[0-9a-f]* gone 0 0 ' $L ||
+	fail "$(grep '^markers_test:exit ' $L)"
+step_mark "arm the sites of __exit code"
+probe_example name=markers_test_exit format= || fail "probe on markers_test_exit"
+sdt_probe_example provider=markers_test name=exit || fail "SDT probe on markers_test:exit"
+grep -q '^markers_test_exit mark .* gone 1 ' $L || fail "$(grep '^markers_test_exit ' $L)"
+grep -q '^markers_test:exit sdt .* gone 1 ' $L || fail "$(grep '^markers_test:exit ' $L)"
+expect_eq "kprobes" "$(wc -l < $K)" "$nk"
+expect_eq "messages of arming gone sites" "$(step_dmesg | grep -c 'markers: ')" 0
 rmmod probe_example sdt_probe_example
 
 # A module: its init sites fire during init, with pending probes...
