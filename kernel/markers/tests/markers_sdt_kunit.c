@@ -201,6 +201,21 @@ static noinline void sdt_c_noargs(void)
 	SDT_PROBE(kunit, noargs);
 }
 
+/*
+ * The longest thunk: 12 operands of the longest form a thunk encodes, a
+ * signed 2-byte load of a per-CPU symbol (movabs, a %gs: movswq and the
+ * store into the argument's slot).
+ */
+static DEFINE_PER_CPU(s16, sdt_kunit_pcpu16);
+#define SDT_W	"-2@%%gs:sdt_kunit_pcpu16 "
+
+static noinline void sdt_c_widest(void)
+{
+	asm volatile(SDT_PROBE_ASM(kunit, widest, SDT_W SDT_W SDT_W SDT_W SDT_W
+				   SDT_W SDT_W SDT_W SDT_W SDT_W SDT_W
+				   "-2@%%gs:sdt_kunit_pcpu16") : : : "memory");
+}
+
 /* A site where kprobes may not go. */
 static noinline int sdt_c_nokprobe(int x)
 {
@@ -425,6 +440,20 @@ static void sdt_test_asm_sites(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, hit.nargs, 12);
 	for (i = 0; i < 12; i++)
 		KUNIT_EXPECT_EQ_MSG(test, hit.args[i], (u64)(-100 + i), "arg %d", i);
+
+	/* The longest thunk there is fits in its buffer. */
+	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "widest", 12), 0);
+	KUNIT_EXPECT_EQ(test, sdt_site_info("kunit:widest", &addr,
+					    &(unsigned int){0}), 4);
+	memset(&hit, 0, sizeof(hit));
+	preempt_disable();
+	this_cpu_write(sdt_kunit_pcpu16, -300);
+	sdt_c_widest();
+	preempt_enable();
+	barrier();
+	KUNIT_ASSERT_EQ(test, hit.nargs, 12);
+	for (i = 0; i < 12; i++)
+		KUNIT_EXPECT_EQ_MSG(test, hit.args[i], (u64)-300, "arg %d", i);
 
 	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "noargs", 0), 0);
 	memset(&hit, 0, sizeof(hit));
