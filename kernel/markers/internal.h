@@ -423,6 +423,8 @@ extern unsigned int mark_promote_delay_ms;
 extern int marker_init_gone_state;
 int marker_check_consistency(void);
 extern bool sdt_int3_only;
+extern atomic_t sdt_thunks_dying;
+int sdt_thunk_set_live(const char *key, bool live);
 #endif
 
 #endif /* _KERNEL_MARKERS_INTERNAL_H */

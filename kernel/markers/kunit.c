@@ -11,6 +11,7 @@
 #include <linux/rcupdate.h>
 
 #include "internal.h"
+#include "sdt.h"
 
 /**
  * marker_count_sites - count the sites of a key, for tests
@@ -69,6 +70,38 @@ unsigned int sdt_count_thunks(const char *key, unsigned int *calls)
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(sdt_count_thunks);
+
+/**
+ * sdt_thunk_set_live - set the live flag of an SDT site's thunk, for tests
+ * @key: "provider:name"
+ * @live: false: the thunk behaves as a retired one, which a task that was
+ *	  in it when its site was disarmed may still run; true: as it was
+ *
+ * Return: 0, or -ENOENT if the first SDT site of @key calls no thunk.
+ */
+int sdt_thunk_set_live(const char *key, bool live)
+{
+	struct marker_entry *e;
+	struct marker_name *mn;
+	int ret = -ENOENT;
+
+	mutex_lock(&marker_mutex);
+	mn = marker_find_name(key);
+	if (mn) {
+		for_each_marker_site(e, mn) {
+			if (e->site->kind != MARKER_KIND_SDT)
+				continue;
+			if (e->sdt && e->sdt->thunk) {
+				WRITE_ONCE(e->sdt->thunk->live, live);
+				ret = 0;
+			}
+			break;
+		}
+	}
+	mutex_unlock(&marker_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(sdt_thunk_set_live);
 
 /**
  * sdt_site_info - the first SDT site of a "provider:name", for tests

@@ -12,6 +12,8 @@
  * (sdt_thunks_kill()).
  */
 
+#include <kunit/visibility.h>
+#include <linux/atomic.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/sdt-decode.h>
@@ -110,12 +112,17 @@ struct sdt_thunk *sdt_thunk_make(struct sdt_site *ss,
 	return th;
 }
 
+/* Thunks killed and not yet freed, for the KUnit suites. */
+VISIBLE_IF_KUNIT atomic_t sdt_thunks_dying = ATOMIC_INIT(0);
+EXPORT_SYMBOL_IF_KUNIT(sdt_thunks_dying);
+
 static void sdt_thunk_free_work(struct work_struct *work)
 {
 	struct sdt_thunk *th = container_of(work, struct sdt_thunk, free_work);
 
 	arch_sdt_thunk_free(th->code);
 	kfree(th);
+	atomic_dec(&sdt_thunks_dying);
 }
 
 /* Freeing executable memory resets its permissions: in process context. */
@@ -158,6 +165,7 @@ void sdt_thunks_kill(struct marker_batch *b)
 	list_for_each_entry_safe(th, tmp, &sdt_thunks_retired, retired) {
 		WRITE_ONCE(th->live, false);
 		list_del(&th->retired);
+		atomic_inc(&sdt_thunks_dying);
 		call_rcu_tasks(&th->rcu, sdt_thunk_free_rcu);
 	}
 }

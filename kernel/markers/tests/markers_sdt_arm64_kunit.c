@@ -343,9 +343,53 @@ static void sdt_arm64_test_live(struct kunit *test)
 	}
 }
 
+static void sdt_arm64_relive(void *unused)
+{
+	sdt_thunk_set_live("kunit_arm64:live_site", true);
+}
+
+/*
+ * A task may run a thunk after its site was disarmed and the site's
+ * memory freed (preempted in it, or inside the read of a faulting
+ * operand): a thunk whose live flag is clear, as a retired one's is,
+ * calls no probe and counts no fault, and still gives the code after the
+ * site its registers and flags.
+ */
+static void sdt_arm64_test_retired(struct kunit *test)
+{
+	unsigned int faults, faults0;
+	void *addr;
+	u64 out[32];
+	int r;
+
+	memset(&sdt_arm64_hit, 0, sizeof(sdt_arm64_hit));
+	KUNIT_ASSERT_EQ(test, sdt_set_probe("kunit_arm64", "live_site",
+					    SDT_ARM64_LIVE_NARGS,
+					    sdt_arm64_probe, NULL), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sdt_arm64_detach,
+							NULL), 0);
+	KUNIT_ASSERT_EQ(test, sdt_site_info("kunit_arm64:live_site", &addr,
+					    &faults0), 4);
+	KUNIT_ASSERT_EQ(test, sdt_thunk_set_live("kunit_arm64:live_site", false), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sdt_arm64_relive,
+							NULL), 0);
+
+	sdt_arm64_asm_live(out);
+	KUNIT_EXPECT_EQ(test, sdt_arm64_hit.nr, 0);
+	KUNIT_EXPECT_EQ(test, sdt_site_info("kunit_arm64:live_site", &addr,
+					    &faults), 4);
+	KUNIT_EXPECT_EQ_MSG(test, faults, faults0,
+			    "a retired thunk counted a fault in its site");
+	for (r = 0; r < 31; r++)
+		KUNIT_EXPECT_EQ_MSG(test, out[r],
+				    r == 18 || r == 29 ? 0 : 0x100 + r, "x%d", r);
+	KUNIT_EXPECT_EQ(test, out[31], SDT_ARM64_LIVE_NZCV);
+}
+
 static struct kunit_case sdt_arm64_test_cases[] = {
 	KUNIT_CASE(sdt_arm64_test_decode),
 	KUNIT_CASE(sdt_arm64_test_live),
+	KUNIT_CASE(sdt_arm64_test_retired),
 	{}
 };
 

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite "markers_sdt_thunk": the lifetime of SDT thunks, on every
+ * arch that arms SDT sites with them.
+ *
+ * A task may be in a thunk when its site is disarmed: preempted there, or
+ * interrupted before the thunk raised the preempt count, where a tick may
+ * report a quiescent state and so end a normal grace period. Such a thunk
+ * must call no probe once it is retired, and its memory must stay until
+ * the task has left it.
+ */
+
+#include <kunit/test.h>
+#include <kunit/visibility.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sdt.h>
+#include <linux/smp.h>
+
+#include "../internal.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+/* The site: one operand, which every arch's thunk reads. */
+static noinline void sdt_thunk_kunit_site(int v)
+{
+	SDT_PROBE(kunit_thunk, site, v);
+}
+
+static unsigned int sdt_thunk_hits;
+
+static void sdt_thunk_count(void *data, const u64 *args, unsigned int nargs)
+{
+	sdt_thunk_hits++;
+}
+
+static void sdt_thunk_detach_count(void *unused)
+{
+	sdt_disable_probe("kunit_thunk", "site", sdt_thunk_count, NULL);
+}
+
+static void sdt_thunk_relive(void *unused)
+{
+	sdt_thunk_set_live("kunit_thunk:site", true);
+}
+
+/* Arm the site with @probe, by its thunk; detached by @detach. */
+static void sdt_thunk_arm(struct kunit *test, sdt_probe_func *probe,
+			  kunit_action_t *detach)
+{
+	void *addr;
+
+	KUNIT_ASSERT_EQ(test, sdt_set_probe("kunit_thunk", "site", 1, probe,
+					    NULL), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, detach, NULL), 0);
+	KUNIT_ASSERT_EQ(test, sdt_site_info("kunit_thunk:site", &addr,
+					    &(unsigned int){0}), 4);
+}
+
+/*
+ * A thunk whose live flag is clear, as a retired one's is, calls no
+ * probe: a task that runs it after its site was disarmed may find the
+ * probe gone.
+ */
+static void sdt_thunk_test_retired(struct kunit *test)
+{
+	sdt_thunk_hits = 0;
+	sdt_thunk_arm(test, sdt_thunk_count, sdt_thunk_detach_count);
+	sdt_thunk_kunit_site(1);
+	KUNIT_EXPECT_EQ(test, sdt_thunk_hits, 1);
+
+	KUNIT_ASSERT_EQ(test, sdt_thunk_set_live("kunit_thunk:site", false), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sdt_thunk_relive,
+							NULL), 0);
+	sdt_thunk_kunit_site(2);
+	KUNIT_EXPECT_EQ(test, sdt_thunk_hits, 1);
+}
+
+/* A task that stays in the thunk, and what the test tells it. */
+static struct {
+	atomic_t state;		/* 1: in the probe, 2: told to leave */
+	struct completion done;
+} sdt_thunk_stay;
+
+/*
+ * Stay in the thunk with the preempt count at zero and interrupts on, as
+ * a task interrupted at the thunk's first instruction, or preempted in
+ * it, does: the tick may report quiescent states, and the thunk's return
+ * address is on the stack. Never a voluntary context switch.
+ */
+static void sdt_thunk_stay_probe(void *data, const u64 *args,
+				 unsigned int nargs)
+{
+	unsigned long end = jiffies + 20 * HZ;
+
+	preempt_enable_notrace();
+	atomic_set(&sdt_thunk_stay.state, 1);
+	while (atomic_read(&sdt_thunk_stay.state) != 2 &&
+	       time_before(jiffies, end))
+		udelay(50);
+	preempt_disable_notrace();
+}
+
+static void sdt_thunk_detach_stay(void *unused)
+{
+	sdt_disable_probe("kunit_thunk", "site", sdt_thunk_stay_probe, NULL);
+}
+
+static int sdt_thunk_stay_fire(void *unused)
+{
+	sdt_thunk_kunit_site(3);
+	complete(&sdt_thunk_stay.done);
+	return 0;
+}
+
+/* Wait up to @ms for no thunk to be waiting to be freed. */
+static bool sdt_thunk_wait_freed(unsigned int ms)
+{
+	rcu_barrier_tasks();
+	while (atomic_read(&sdt_thunks_dying) && ms--)
+		msleep(1);
+	return !atomic_read(&sdt_thunks_dying);
+}
+
+static void sdt_thunk_release(void *unused)
+{
+	atomic_set(&sdt_thunk_stay.state, 2);
+	wait_for_completion(&sdt_thunk_stay.done);
+}
+
+/*
+ * The site is disarmed while a task, on another CPU, is in its thunk:
+ * the detach returns, normal grace periods end, and the thunk must still
+ * be there; it goes once the task has left it.
+ */
+static void sdt_thunk_test_in_use(struct kunit *test)
+{
+	struct task_struct *t;
+	unsigned int cpu;
+	int i;
+
+	KUNIT_ASSERT_TRUE(test, sdt_thunk_wait_freed(5000));
+	atomic_set(&sdt_thunk_stay.state, 0);
+	init_completion(&sdt_thunk_stay.done);
+	sdt_thunk_arm(test, sdt_thunk_stay_probe, sdt_thunk_detach_stay);
+
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	KUNIT_ASSERT_LT_MSG(test, cpu, nr_cpu_ids, "needs two CPUs online");
+	t = kthread_create(sdt_thunk_stay_fire, NULL, "sdt-thunk-stay");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	kthread_bind(t, cpu);
+	wake_up_process(t);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sdt_thunk_release,
+							NULL), 0);
+	for (i = 0; i < 10000 && atomic_read(&sdt_thunk_stay.state) != 1; i++)
+		msleep(1);
+	KUNIT_ASSERT_EQ(test, atomic_read(&sdt_thunk_stay.state), 1);
+
+	kunit_release_action(test, sdt_thunk_detach_stay, NULL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&sdt_thunks_dying), 1);
+	/* What a normal grace period would let go, and its work item. */
+	rcu_barrier();
+	msleep(200);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&sdt_thunks_dying), 1,
+			    "the thunk was freed while a task was in it");
+
+	kunit_release_action(test, sdt_thunk_release, NULL);
+	KUNIT_EXPECT_TRUE(test, sdt_thunk_wait_freed(5000));
+}
+
+static int sdt_thunk_test_init(struct kunit *test)
+{
+	sdt_use_thunks = true;
+	sdt_use_kprobes = false;
+	return 0;
+}
+
+static struct kunit_case sdt_thunk_test_cases[] = {
+	KUNIT_CASE(sdt_thunk_test_retired),
+	KUNIT_CASE(sdt_thunk_test_in_use),
+	{}
+};
+
+static struct kunit_suite sdt_thunk_test_suite = {
+	.name = "markers_sdt_thunk",
+	.init = sdt_thunk_test_init,
+	.test_cases = sdt_thunk_test_cases,
+};
+
+kunit_test_suite(sdt_thunk_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the lifetime of SDT thunks");
+MODULE_LICENSE("GPL");
