@@ -194,17 +194,22 @@ run_job() {
 	# A main part takes 6 to 7 minutes of guest time when the machine
 	# is quiet, more while a host test builds: room to 1800 s, a bound
 	# for a hung guest and not a budget.
+	# The kernel is PREEMPT_DYNAMIC, voluntary unless told: the main
+	# boots and the tools boot run it fully preemptible, the
+	# markers.enable= boot with no preemption, the others at its default.
 	boot/main-*)
+		GUEST_APPEND="preempt=full" \
 		boot "$w" "$name" "$LOGS/check-guest-${name#main-}.log" \
 			-t "${CHECK_TIMEOUT:-1800}" "$TOP/harness/guest/check.sh" \
 			"$expected" "$parts/$name/check-part" \
 			$GUEST_TOOLS ;;
 	boot/tools)
+		GUEST_APPEND="preempt=full" \
 		boot "$w" check-tools "$LOGS/check-tools-guest.log" -T -t 1200 \
 			"$TOP/harness/guest/check.sh" "$parts/tools/check-part" \
 			$GUEST_TOOLS ;;
 	boot/boot-param)
-		GUEST_APPEND="markers.enable=module_*,subsys_open,sdt_example:read,[bad" \
+		GUEST_APPEND="preempt=none markers.enable=module_*,subsys_open,sdt_example:read,[bad" \
 			boot "$w" boot-param "$LOGS/boot-param-guest.log" -t 300 \
 			"$TOP/harness/guest/boot-param.sh" ;;
 	# Call depth tracking (retbleed=stuff) and the SDT suite.

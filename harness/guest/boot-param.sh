@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Booted with markers.enable=module_*,subsys_open,sdt_example:read,[bad:
-# names armed at boot and when modules load later.
+# names armed at boot and when modules load later; and with preempt=none,
+# the PREEMPT_DYNAMIC kernel's other end.
 . /harness/lib.sh
 C=/sys/kernel/debug/markers/control
 T=/sys/kernel/tracing/trace
@@ -28,6 +29,10 @@ later_modules() {
 	cat /proc/sdt-example
 	grep -q 'sdt_example:read arg0=' $T || fail "no sdt_example:read line"
 }
+preempt_none() {
+	dmesg | grep -q 'Dynamic Preempt: none$' || fail "$(dmesg | grep 'Dynamic Preempt')"
+}
 t boot_armed
 t later_modules
+t preempt_none
 exit $rc

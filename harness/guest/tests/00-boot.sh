@@ -10,6 +10,8 @@ echo "boot-test-$$" > /sys/kernel/tracing/trace_marker || fail "trace_marker wri
 grep -q "boot-test-$$" /sys/kernel/tracing/trace || fail "trace_marker line not in trace"
 echo > /sys/kernel/tracing/trace
 expect_eq "online cpus" "$(cat /sys/devices/system/cpu/online)" "0-1"
+# make check boots the PREEMPT_DYNAMIC kernel fully preemptible.
+dmesg | grep -q 'Dynamic Preempt: full$' || fail "not preempt=full: $(dmesg | grep 'Dynamic Preempt')"
 modprobe kunit-example-test || fail "modprobe kunit-example-test"
 grep -q '^kunit_example_test ' /proc/modules || fail "module not listed"
 rmmod kunit_example_test || fail "rmmod kunit_example_test"
