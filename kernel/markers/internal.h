@@ -52,6 +52,7 @@
 #include <linux/sdt.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <asm/sections.h>
 
 #include "format.h"
 
@@ -180,6 +181,18 @@ static inline struct list_head *marker_sites_of(struct marker_name *mn)
 static inline const char *marker_object_name(const struct marker_object *obj)
 {
 	return obj->mod ? obj->mod->name : "vmlinux";
+}
+
+/*
+ * Is @code in the init memory of @mod (NULL: vmlinux), which is freed
+ * once it has run? For vmlinux that is all of __init_begin..__init_end:
+ * .exit.text of built-in code is there too, and goes with .init.text
+ * (free_initmem()), as jump_label_init() knows.
+ */
+static inline bool marker_code_in_init(const void *code, struct module *mod)
+{
+	return mod ? within_module_init((unsigned long)code, mod) :
+		     init_section_contains((void *)code, 1);
 }
 
 /*

@@ -459,9 +459,7 @@ static int mark_object_init(struct marker_object *obj)
 	for (i = 0; i < n; i++) {
 		c[i].code = marker_call_code(&start[i]);
 		c[i].desc = marker_call_desc(&start[i]);
-		c[i].init = obj->mod ?
-			within_module_init((unsigned long)c[i].code, obj->mod) :
-			is_kernel_inittext((unsigned long)c[i].code);
+		c[i].init = marker_code_in_init(c[i].code, obj->mod);
 	}
 	sort(c, n, sizeof(*c), mark_callsite_cmp, NULL);
 	obj->calls = c;

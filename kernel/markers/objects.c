@@ -9,10 +9,10 @@
  * own chain (marker_register_module_notifier()). Each mechanism keeps what
  * it needs of an object through the object ops of struct marker_kind_ops.
  *
- * Sites in init text (a module's init functions, vmlinux's __init code)
- * live until that text is freed: then they are "gone", never patched or
- * probed again (modules at MODULE_STATE_LIVE, vmlinux in
- * marker_free_init_mem()).
+ * Sites in init text (a module's init functions, vmlinux's __init code
+ * and the __exit code of built-in code) live until that text is freed:
+ * then they are "gone", never patched or probed again (modules at
+ * MODULE_STATE_LIVE, vmlinux in marker_free_init_mem()).
  */
 
 #define pr_fmt(fmt) "markers: " fmt
@@ -92,15 +92,6 @@ static bool marker_copy_seen(const struct marker_entry *e)
 	return false;
 }
 
-/* Is the site in the init text of its object? */
-static bool marker_site_in_init(const struct marker_site *site,
-				struct module *mod)
-{
-	unsigned long code = (unsigned long)marker_site_code(site);
-
-	return mod ? within_module_init(code, mod) : is_kernel_inittext(code);
-}
-
 /* Undo marker_add_object()'s setup of @obj, not yet in the registry. */
 static void marker_free_new_object(struct marker_object *obj,
 				   unsigned int nr_kinds)
@@ -161,7 +152,7 @@ static int marker_add_object(struct module *mod,
 		e = &obj->entry[i];
 		e->site = &start[i];
 		e->obj = obj;
-		e->init = marker_site_in_init(e->site, mod);
+		e->init = marker_code_in_init(marker_site_code(e->site), mod);
 	}
 
 	marker_batch_init(&b);
