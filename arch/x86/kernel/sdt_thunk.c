@@ -82,8 +82,16 @@
 #include <asm/nospec-branch.h>
 #include <asm/text-patching.h>
 
-/* The longest thunk: 12 arguments of the longest form, and the rest. */
-#define SDT_THUNK_MAX	(64 + SDT_MAX_ARGS * 24 + 96)
+/*
+ * The longest thunk, with every option on (SMAP, the preempt count and
+ * the live flag, preempt_schedule_notrace(), the return thunk): 28 bytes
+ * before the operands, 106 after them, and 12 operands of the longest
+ * form, 27 bytes each: a signed 1- or 2-byte load of a %gs: symbol
+ * (movabs 10, the load 9, the store 8).
+ */
+#define SDT_THUNK_FIXED_MAX	(28 + 106)
+#define SDT_THUNK_ARG_MAX	27
+#define SDT_THUNK_MAX		(SDT_THUNK_FIXED_MAX + SDT_MAX_ARGS * SDT_THUNK_ARG_MAX)
 
 /* x86 register numbers, as ModRM and REX encode them. */
 enum { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11 };
