@@ -60,9 +60,12 @@
  * begins with a BTI landing pad, and kCFI checks only calls that C makes.
  *
  * Lifetime: as on x86 (arch/x86/kernel/sdt_thunk.c), a task may be
- * preempted inside a thunk, so its memory goes after an RCU-tasks grace
- * period (arch_sdt_thunk_free()), and arm64_sdt_thunk_call() tests the
- * thunk's live flag with preemption disabled before calling the probe.
+ * preempted or interrupted inside a thunk, so its memory goes after an
+ * RCU-tasks grace period (arch_sdt_thunk_free()). What the thunk's call
+ * points to (the probe, the site's hit and fault counters) may go after a
+ * normal grace period once the thunk is retired: arm64_sdt_thunk_call()
+ * and arm64_sdt_thunk_read() test the thunk's live flag with preemption
+ * disabled before they touch any of it.
  */
 
 #include <linux/bug.h>
@@ -361,7 +364,7 @@ NOKPROBE_SYMBOL(arm64_sdt_thunk_call);
  * sp, as sdt_fetch() reads one.
  *
  * Return: the value, zero-extended; 0 if the read faulted, which is
- * counted.
+ * counted while the thunk is live.
  */
 static notrace u64 arm64_sdt_thunk_read(const struct arm64_sdt_thunk *th,
 					unsigned long addr, unsigned int size)
@@ -369,7 +372,11 @@ static notrace u64 arm64_sdt_thunk_read(const struct arm64_sdt_thunk *th,
 	u64 v = 0;
 
 	if (copy_from_kernel_nofault(&v, (void *)addr, size)) {
-		atomic_inc(th->call.faults);
+		/* The counter is the site's: gone once the thunk is retired. */
+		preempt_disable_notrace();
+		if (likely(READ_ONCE(*th->call.live)))
+			atomic_inc(th->call.faults);
+		preempt_enable_notrace();
 		return 0;
 	}
 	return v;
