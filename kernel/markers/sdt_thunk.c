@@ -152,10 +152,13 @@ void sdt_thunk_retire(struct sdt_thunk *th)
  * @b: the change, its text written
  *
  * Under marker_mutex: no site calls the thunks retired, but a task may
- * still be in one (preempted there). Clear @live, which it tests with
- * preemption disabled before calling a probe, before the change's grace
- * period; free them after an RCU-tasks grace period (call_rcu() without
- * CONFIG_PREEMPTION: nothing preempts a thunk).
+ * still be in one, preempted there or interrupted before it raised the
+ * preempt count (a tick there may end a normal grace period). Clear
+ * @live, which it tests with the preempt count raised before it touches
+ * the probe or the site, before the change's grace period; free them
+ * after an RCU-tasks grace period, which waits for every task to switch
+ * voluntarily: none does inside a thunk. CONFIG_MARKERS selects
+ * TASKS_RCU, so call_rcu_tasks() is never call_rcu() here.
  */
 void sdt_thunks_kill(struct marker_batch *b)
 {

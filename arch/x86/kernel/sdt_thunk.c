@@ -17,9 +17,9 @@
  *	push	%rax ... %r11		the caller-saved registers, 9
  *	sub	$8 * nargs, %rsp	the u64 args[] the probe gets
  *	...				each operand, straight into its slot
- *	incl	%gs:preempt_count	(CONFIG_PREEMPT_COUNT)
- *	...				(CONFIG_PREEMPTION: skip the call once
- *					 the thunk is retired, see below)
+ *	incl	%gs:preempt_count	(CONFIG_PREEMPT_COUNT, and then skip
+ *	...				 the call once the thunk is retired,
+ *					 see below)
  *	incq	%gs:hits		the site's hit counter
  *	mov	$data, %rdi
  *	mov	%rsp, %rsi
@@ -50,15 +50,19 @@
  * CALL is unaccounted as well, so the two match. Otherwise it returns
  * through the return thunk.
  *
- * Lifetime. A task can be preempted inside a thunk (CONFIG_PREEMPTION),
- * so a thunk the site no longer calls may still be run: its memory goes
- * after an RCU-tasks grace period (arch_sdt_thunk_free()). Its probe may
- * not be called once the registry has detached it and a normal grace
- * period has passed, so with CONFIG_PREEMPTION the thunk tests its *live
- * flag with preemption disabled, and the registry clears the flag before
- * that grace period. Without CONFIG_PREEMPTION nothing preempts a thunk,
- * the whole of it is an RCU-sched read side, and call_rcu_tasks() is
- * call_rcu().
+ * Lifetime. A task may be in a thunk the site no longer calls: preempted
+ * there (CONFIG_PREEMPTION), or interrupted at its first instruction,
+ * where the preempt count is still zero, so that the tick may report a
+ * quiescent state for RCU (with CONFIG_PREEMPT_COUNT, whatever the
+ * preemption model). Neither is a voluntary context switch: the thunk's
+ * memory goes after an RCU-tasks grace period (arch_sdt_thunk_free()),
+ * which the registry waits for with or without CONFIG_PREEMPTION. Its
+ * probe may not be called once the registry has detached it and a normal
+ * grace period has passed, so with CONFIG_PREEMPT_COUNT the thunk tests
+ * its *live flag with the preempt count raised, and the registry clears
+ * the flag before that grace period. Without CONFIG_PREEMPT_COUNT the
+ * tick reports no quiescent state in kernel code, and the whole thunk is
+ * an RCU read side.
  */
 
 #include <linux/bug.h>
@@ -395,7 +399,7 @@ void *arch_sdt_thunk_make(const struct sdt_prog *prog,
 		EMIT(&e, 0x65, 0xff, 0x04, 0x25);	/* incl %gs:pc */
 		emit32(&e, pc);
 	}
-	if (IS_ENABLED(CONFIG_PREEMPTION)) {
+	if (IS_ENABLED(CONFIG_PREEMPT_COUNT)) {
 		emit_movabs(&e, RAX, (unsigned long)call->live);
 		EMIT(&e, 0x80, 0x38, 0x00);		/* cmpb $0, (%rax) */
 		EMIT(&e, 0x0f, 0x84);			/* je skip */
