@@ -20,6 +20,10 @@ markers_sdt() {
 	modprobe markers_sdt_test || fail "modprobe markers_sdt_test"
 	grep -v '^        ' $R | grep -E '# .*(EXPECTATION|Expected)|^    not ok' && fail "markers_sdt failed"
 	grep -q '^ok 1 markers_sdt' $R || fail "markers_sdt: $(tail -n 1 $R)"
+	# Every case ran: a suite whose cases all skipped is "ok" too.
+	sum=$(grep '^# markers_sdt: ' $R)
+	n=${sum##*total:}
+	[ "$sum" = "# markers_sdt: pass:$n fail:0 skip:0 total:$n" ] || fail "markers_sdt: $sum"
 	echo "markers_sdt: $(grep -c '^    ok ' $R) cases passed"
 }
 t call_depth_tracking
