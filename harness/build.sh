@@ -60,6 +60,10 @@ if grep -E ': warning:' "$LOGS/build$SFX.log" >&2; then
 		grep -xFf <(sed 's|\.[^./]*$||' "$B/grafted.list") || true)
 	[ -z "$ours" ] || die "build warnings in our files: $(echo $ours)"
 fi
+# objtool's warnings on vmlinux.o and modpost's section mismatches name a
+# function or a module, not a file (late_warnings, lib.sh).
+bad=$(late_warnings "$LOGS/build$SFX.log")
+[ -z "$bad" ] || die "objtool or modpost warnings on code of ours: $(echo $bad)"
 
 # Modules for the guest, with modules.dep so modprobe works. Only redone
 # when a module changed.

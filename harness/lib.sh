@@ -172,3 +172,23 @@ series_identity() {
 	export GIT_AUTHOR_NAME="make check" GIT_AUTHOR_EMAIL="make-check@localhost"
 	echo "no git identity here: this test signs off as $GIT_AUTHOR_NAME <$GIT_AUTHOR_EMAIL>"
 }
+
+# late_warnings LOG: the functions and modules of ours that objtool's
+# warnings on vmlinux.o and modpost's section mismatches in the build log
+# LOG name (they name a function or a module, not a source file). Our
+# functions: those the objects of our C and assembly files define.
+late_warnings() {
+	local late ours
+	late=$(grep -E 'vmlinux\.o: warning: objtool:|modpost: .*section mismatch' "$1") || return 0
+	ours=$( {
+		sed -n 's/\.[cS]$//p' "$B/grafted.list"
+		sed -n 's/\.[cS]$/.o/p' "$B/grafted.list" | while read -r o; do
+			[ ! -f "$KOBJ/$o" ] || nm --defined-only "$KOBJ/$o"
+		done | awk 'NF == 3 { print $3 }'
+	} | sort -u)
+	{
+		echo "$late" | grep -oE '[A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+|-> [A-Za-z_][A-Za-z0-9_.]*' |
+			sed 's/+0x.*//; s/^-> //'
+		echo "$late" | sed -n 's|.*modpost: \([^:]*\): .*|\1|p'
+	} | sort -u | comm -12 - <(echo "$ours")
+}
