@@ -57,7 +57,9 @@ n1=$(injected)
 r=$(cat $S/fault)
 echo "$r"
 echo "failures injected in the calls: $n1"
-echo "$r" | grep -q "^fault calls ${FAULT_CALLS:-500} failed [0-9]* bad 0 inconsistent 0$" || fail "$r"
+# Some of the calls must have failed for memory: "failed 0" would mean the
+# injected failures never reached a call, and nothing was tested.
+echo "$r" | grep -q "^fault calls ${FAULT_CALLS:-500} failed [1-9][0-9]* bad 0 inconsistent 0$" || fail "$r"
 [ "$n1" -gt 0 ] || fail "no failure injected in the calls"
 # A module load allocates a few hundred times: fail one in a hundred.
 echo 1 > $FI/failslab/probability
