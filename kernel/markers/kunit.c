@@ -71,6 +71,22 @@ unsigned int sdt_count_thunks(const char *key, unsigned int *calls)
 }
 EXPORT_SYMBOL_IF_KUNIT(sdt_count_thunks);
 
+/* The first SDT site of @key, or NULL; under marker_mutex. */
+static struct marker_entry *sdt_first_site(const char *key)
+{
+	struct marker_name *mn = marker_find_name(key);
+	struct marker_entry *e;
+
+	lockdep_assert_held(&marker_mutex);
+	if (!mn)
+		return NULL;
+	for_each_marker_site(e, mn) {
+		if (e->site->kind == MARKER_KIND_SDT)
+			return e;
+	}
+	return NULL;
+}
+
 /**
  * sdt_thunk_set_live - set the live flag of an SDT site's thunk, for tests
  * @key: "provider:name"
@@ -82,21 +98,13 @@ EXPORT_SYMBOL_IF_KUNIT(sdt_count_thunks);
 int sdt_thunk_set_live(const char *key, bool live)
 {
 	struct marker_entry *e;
-	struct marker_name *mn;
 	int ret = -ENOENT;
 
 	mutex_lock(&marker_mutex);
-	mn = marker_find_name(key);
-	if (mn) {
-		for_each_marker_site(e, mn) {
-			if (e->site->kind != MARKER_KIND_SDT)
-				continue;
-			if (e->sdt && e->sdt->thunk) {
-				WRITE_ONCE(e->sdt->thunk->live, live);
-				ret = 0;
-			}
-			break;
-		}
+	e = sdt_first_site(key);
+	if (e && e->sdt && e->sdt->thunk) {
+		WRITE_ONCE(e->sdt->thunk->live, live);
+		ret = 0;
 	}
 	mutex_unlock(&marker_mutex);
 	return ret;
@@ -117,38 +125,32 @@ EXPORT_SYMBOL_IF_KUNIT(sdt_thunk_set_live);
 int sdt_site_info(const char *key, void **addr, unsigned int *faults)
 {
 	struct marker_entry *e;
-	struct marker_name *mn;
 	int ret = -ENOENT, err;
 
 	mutex_lock(&marker_mutex);
-	mn = marker_find_name(key);
-	if (!mn)
+	e = sdt_first_site(key);
+	if (!e)
 		goto out;
-	for_each_marker_site(e, mn) {
-		if (e->site->kind != MARKER_KIND_SDT)
-			continue;
-		*addr = marker_site_code(e->site);
-		*faults = sdt_faults(e);
-		switch (sdt_state(e, &err)) {
-		case SDT_DORMANT:
-			ret = 0;
-			break;
-		case SDT_KPROBE:
-			ret = 1;
-			break;
-		case SDT_OPTIMIZED:
-			ret = 2;
-			break;
-		case SDT_CALL:
-			ret = 3;
-			break;
-		case SDT_THUNK:
-			ret = 4;
-			break;
-		case SDT_ERROR:
-			ret = err;
-			break;
-		}
+	*addr = marker_site_code(e->site);
+	*faults = sdt_faults(e);
+	switch (sdt_state(e, &err)) {
+	case SDT_DORMANT:
+		ret = 0;
+		break;
+	case SDT_KPROBE:
+		ret = 1;
+		break;
+	case SDT_OPTIMIZED:
+		ret = 2;
+		break;
+	case SDT_CALL:
+		ret = 3;
+		break;
+	case SDT_THUNK:
+		ret = 4;
+		break;
+	case SDT_ERROR:
+		ret = err;
 		break;
 	}
 out:
@@ -167,19 +169,12 @@ EXPORT_SYMBOL_IF_KUNIT(sdt_site_info);
 const char *sdt_site_why(const char *key)
 {
 	struct marker_entry *e;
-	struct marker_name *mn;
 	const char *why = NULL;
 
 	mutex_lock(&marker_mutex);
-	mn = marker_find_name(key);
-	if (mn) {
-		for_each_marker_site(e, mn) {
-			if (e->site->kind != MARKER_KIND_SDT)
-				continue;
-			why = sdt_why(e);
-			break;
-		}
-	}
+	e = sdt_first_site(key);
+	if (e)
+		why = sdt_why(e);
 	mutex_unlock(&marker_mutex);
 	return why ?: "";
 }
