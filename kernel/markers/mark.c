@@ -500,6 +500,34 @@ static void mark_object_free(struct marker_object *obj)
 }
 
 /*
+ * Does [@start, @end] overlap a MARK() CALL of a coming module, by its
+ * records? The registry indexes a module's CALLs from its module
+ * notifier, but one that runs before it may put a kprobe there already,
+ * whose int3 arming the site would write over. Jump labels guard a
+ * coming module's entries the same way (__jump_label_mod_text_reserved()).
+ */
+static bool mark_coming_reserved(unsigned long start, unsigned long end)
+{
+	const struct marker_call *calls;
+	struct module *mod;
+	unsigned long c;
+	unsigned int i;
+	bool ret = false;
+
+	preempt_disable();
+	mod = __module_text_address(start);
+	if (mod && mod->state == MODULE_STATE_COMING) {
+		calls = mod->marker_calls;
+		for (i = 0; i < mod->num_marker_calls && !ret; i++) {
+			c = (unsigned long)marker_call_code(&calls[i]);
+			ret = c <= end && start < c + MARKER_CALL_SIZE;
+		}
+	}
+	preempt_enable();
+	return ret;
+}
+
+/*
  * Does [@start, @end] overlap the CALL of a MARK() site? Those are patched
  * at any time; the jumps are jump-label entries, which kprobes keeps off
  * already. Under RCU: an object is freed after a grace period.
@@ -525,7 +553,7 @@ static bool mark_text_reserved(unsigned long start, unsigned long end,
 			break;
 	}
 	rcu_read_unlock();
-	return ret;
+	return ret || mark_coming_reserved(start, end);
 }
 
 /* --- The mechanism of MARK() and guard sites -------------------------- */
