@@ -197,8 +197,10 @@ run_job() {
 	# The kernel is PREEMPT_DYNAMIC, voluntary unless told: the main
 	# boots and the tools boot run it fully preemptible, the
 	# markers.enable= boot with no preemption, the others at its default.
+	# The main boots have 4 CPUs on x86_64 (single-threaded TCG: they
+	# take turns).
 	boot/main-*)
-		GUEST_APPEND="preempt=full" \
+		GUEST_APPEND="preempt=full" QEMU_SMP=$main_smp \
 		boot "$w" "$name" "$LOGS/check-guest-${name#main-}.log" \
 			-t "${CHECK_TIMEOUT:-1800}" "$TOP/harness/guest/check.sh" \
 			"$expected" "$parts/$name/check-part" \
@@ -224,6 +226,8 @@ run_job() {
 			"$TOP/harness/guest/lockdown.sh" "$KOBJ/samples/markers/sdt-example.ko" ;;
 	esac
 }
+main_smp=4
+[ "$KARCH" != arm64 ] || main_smp=2
 # The queue, longest job first (GCC test kernel: the main parts and
 # series-objects 6 to 11 minutes, series 4, the tools boot 2.5; the other
 # host tests and the short boots a minute or less).

@@ -174,7 +174,8 @@ cat "$base" $timg "$GUEST/initramfs-job.cpio" > "$GUEST/initrd.cpio"
 # The tools' image needs room twice (the initrd, then its files).
 mem=1G
 [ $tools = 0 ] || mem=2G
-qemu=($qsys "${qmachine[@]}" -accel ${QEMU_ACCEL:-tcg,thread=single} ${QEMU_CPU:--cpu max} -smp 2 -m $mem -no-reboot
+# QEMU_SMP: the guest's CPUs, 2 unless told (make check's main boots: 4).
+qemu=($qsys "${qmachine[@]}" -accel ${QEMU_ACCEL:-tcg,thread=single} ${QEMU_CPU:--cpu max} -smp ${QEMU_SMP:-2} -m $mem -no-reboot
       -kernel "$kimg" -initrd "$GUEST/initrd.cpio" -nic none
       -append "console=$console loglevel=4 log_buf_len=8M panic=-1 oops=panic softlockup_panic=0 ${GUEST_APPEND:-}")
 
@@ -186,7 +187,7 @@ fi
 # the host judges it: the kernel, the images (by the content of what went
 # into them, their keys: a cpio archive holds the times of its files, so
 # the same content makes other bytes in another GUEST_DIR), the QEMU
-# command line (GUEST_APPEND, QEMU_ACCEL, QEMU_CPU in it), the timeout,
+# command line (GUEST_APPEND, QEMU_ACCEL, QEMU_CPU, QEMU_SMP in it), the timeout,
 # QEMU's version, and this script and lib.sh (the kernel command line, the
 # console scan).
 key=$({ sha256sum "$kimg" "$0" "$TOP/harness/lib.sh"
