@@ -93,7 +93,7 @@ int arch_sdt_parse_op(const char *p, size_t len, struct sdt_arg *a,
 struct sdt_thunk_call {
 	void *func;			/* the probe, or an iterator */
 	void *data;			/* its first argument */
-	const bool *live;		/* call while true */
+	const bool *live;		/* CONFIG_PREEMPT_COUNT: call while true */
 	unsigned long __percpu *hits;	/* counted at each call */
 	atomic_t *faults;		/* memory operands that faulted */
 	void *site;			/* the site: where a branch returns */

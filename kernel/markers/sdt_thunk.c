@@ -152,13 +152,17 @@ void sdt_thunk_retire(struct sdt_thunk *th)
  * @b: the change, its text written
  *
  * Under marker_mutex: no site calls the thunks retired, but a task may
- * still be in one, preempted there or interrupted before it raised the
- * preempt count (a tick there may end a normal grace period). Clear
- * @live, which it tests with the preempt count raised before it touches
- * the probe or the site, before the change's grace period; free them
- * after an RCU-tasks grace period, which waits for every task to switch
- * voluntarily: none does inside a thunk. CONFIG_MARKERS selects
- * TASKS_RCU, so call_rcu_tasks() is never call_rcu() here.
+ * still be in one, preempted there or interrupted where its preempt count
+ * is zero (a tick there may end a normal grace period). Clear @live,
+ * which it tests with the preempt count raised before it touches the
+ * probe or the site, before the change's grace period; free them after
+ * an RCU-tasks grace period: it waits for each task on a runqueue to
+ * switch voluntarily or to reach user mode, which none does inside a
+ * thunk, and, through the normal grace periods it contains, for the
+ * idle tasks, whose preempt count is never zero. CONFIG_MARKERS selects
+ * TASKS_RCU wherever the preempt count exists; without it, the tick
+ * ends no grace period in kernel code, a thunk is an RCU read side
+ * throughout, and call_rcu_tasks() is call_rcu().
  */
 void sdt_thunks_kill(struct marker_batch *b)
 {

@@ -51,12 +51,13 @@
  * through the return thunk.
  *
  * Lifetime. A task may be in a thunk the site no longer calls: preempted
- * there (CONFIG_PREEMPTION), or interrupted at its first instruction,
- * where the preempt count is still zero, so that the tick may report a
- * quiescent state for RCU (with CONFIG_PREEMPT_COUNT, whatever the
- * preemption model). Neither is a voluntary context switch: the thunk's
- * memory goes after an RCU-tasks grace period (arch_sdt_thunk_free()),
- * which the registry waits for with or without CONFIG_PREEMPTION. Its
+ * there (CONFIG_PREEMPTION), or interrupted before the thunk raised the
+ * preempt count (its operand loads) or after it lowered it, where the
+ * count is zero, so that the tick may report a quiescent state for RCU
+ * (with CONFIG_PREEMPT_COUNT, whatever the preemption model). Neither is
+ * a voluntary context switch: the thunk's memory goes after an RCU-tasks
+ * grace period (arch_sdt_thunk_free()), which the registry waits for
+ * with or without CONFIG_PREEMPTION. Its
  * probe may not be called once the registry has detached it and a normal
  * grace period has passed, so with CONFIG_PREEMPT_COUNT the thunk tests
  * its *live flag with the preempt count raised, and the registry clears
@@ -398,8 +399,6 @@ void *arch_sdt_thunk_make(const struct sdt_prog *prog,
 	if (IS_ENABLED(CONFIG_PREEMPT_COUNT)) {
 		EMIT(&e, 0x65, 0xff, 0x04, 0x25);	/* incl %gs:pc */
 		emit32(&e, pc);
-	}
-	if (IS_ENABLED(CONFIG_PREEMPT_COUNT)) {
 		emit_movabs(&e, RAX, (unsigned long)call->live);
 		EMIT(&e, 0x80, 0x38, 0x00);		/* cmpb $0, (%rax) */
 		EMIT(&e, 0x0f, 0x84);			/* je skip */
