@@ -185,14 +185,16 @@ static inline const char *marker_object_name(const struct marker_object *obj)
 
 /*
  * Is @code in the init memory of @mod (NULL: vmlinux), which is freed
- * once it has run? For vmlinux that is all of __init_begin..__init_end:
- * .exit.text of built-in code is there too, and goes with .init.text
- * (free_initmem()), as jump_label_init() knows.
+ * once it has run? For vmlinux, .init.text and all of
+ * __init_begin..__init_end: .exit.text of built-in code is there too,
+ * and goes with .init.text (free_initmem()), as jump_label_init() knows.
  */
 static inline bool marker_code_in_init(const void *code, struct module *mod)
 {
-	return mod ? within_module_init((unsigned long)code, mod) :
-		     init_section_contains((void *)code, 1);
+	if (mod)
+		return within_module_init((unsigned long)code, mod);
+	return is_kernel_inittext((unsigned long)code) ||
+	       init_section_contains((void *)code, 1);
 }
 
 /*

@@ -516,7 +516,7 @@ static bool mark_coming_reserved(unsigned long start, unsigned long end)
 
 	preempt_disable();
 	mod = __module_text_address(start);
-	if (mod && mod->state == MODULE_STATE_COMING) {
+	if (mod && READ_ONCE(mod->state) == MODULE_STATE_COMING) {
 		calls = mod->marker_calls;
 		for (i = 0; i < mod->num_marker_calls && !ret; i++) {
 			c = (unsigned long)marker_call_code(&calls[i]);
