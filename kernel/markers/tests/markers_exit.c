@@ -19,4 +19,5 @@ static void __exit markers_exit_sites(void)
 	MARK(markers_test_exit, "value %d", markers_exit_value);
 	SDT_PROBE(markers_test, exit, markers_exit_value);
 }
+
 __exitcall(markers_exit_sites);

@@ -14,12 +14,13 @@
 #include <kunit/visibility.h>
 #include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
-#include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/preempt.h>
+#include <linux/processor.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sdt.h>
@@ -86,26 +87,33 @@ static void sdt_thunk_test_retired(struct kunit *test)
 
 /* A task that stays in the thunk, and what the test tells it. */
 static struct {
-	atomic_t state;		/* 1: in the probe, 2: told to leave */
+	atomic_t state;		/* SDT_STAY_* */
 	struct completion done;
 } sdt_thunk_stay;
 
+enum { SDT_STAY_FIRING, SDT_STAY_IN, SDT_STAY_LEAVE, SDT_STAY_TIMED_OUT };
+
 /*
  * Stay in the thunk with the preempt count at zero and interrupts on, as
- * a task interrupted at the thunk's first instruction, or preempted in
- * it, does: the tick may report quiescent states, and the thunk's return
- * address is on the stack. Never a voluntary context switch.
+ * a task interrupted where the thunk's count is zero, or preempted in it,
+ * does: the tick may report quiescent states, and the thunk's return
+ * address is on the stack. Never a voluntary context switch: a busy wait,
+ * and cond_resched(), a preemption, so that the CPU's other work runs
+ * without preempt=full.
  */
 static void sdt_thunk_stay_probe(void *data, const u64 *args,
 				 unsigned int nargs)
 {
-	unsigned long end = jiffies + 20 * HZ;
+	unsigned long end = jiffies + 120 * HZ;
 
 	preempt_enable_notrace();
-	atomic_set(&sdt_thunk_stay.state, 1);
-	while (atomic_read(&sdt_thunk_stay.state) != 2 &&
-	       time_before(jiffies, end))
-		udelay(50);
+	atomic_set(&sdt_thunk_stay.state, SDT_STAY_IN);
+	while (atomic_read(&sdt_thunk_stay.state) == SDT_STAY_IN) {
+		if (time_after(jiffies, end))
+			atomic_set(&sdt_thunk_stay.state, SDT_STAY_TIMED_OUT);
+		cpu_relax();
+		cond_resched();
+	}
 	preempt_disable_notrace();
 }
 
@@ -121,18 +129,27 @@ static int sdt_thunk_stay_fire(void *unused)
 	return 0;
 }
 
-/* Wait up to @ms for no thunk to be waiting to be freed. */
-static bool sdt_thunk_wait_freed(unsigned int ms)
+/*
+ * Wait, up to @secs, until no more than @n thunks wait to be freed: their
+ * grace period, then their work items.
+ */
+static bool sdt_thunk_wait_freed(int n, unsigned int secs)
 {
-	rcu_barrier_tasks();
-	while (atomic_read(&sdt_thunks_dying) && ms--)
-		msleep(1);
-	return !atomic_read(&sdt_thunks_dying);
+	unsigned long end = jiffies + secs * HZ;
+
+	/* CONFIG_MARKERS selects TASKS_RCU where it matters. */
+	if (IS_ENABLED(CONFIG_TASKS_RCU))
+		rcu_barrier_tasks();
+	else
+		rcu_barrier();
+	while (atomic_read(&sdt_thunks_dying) > n && time_before(jiffies, end))
+		schedule_timeout_uninterruptible(1);
+	return atomic_read(&sdt_thunks_dying) <= n;
 }
 
 static void sdt_thunk_release(void *unused)
 {
-	atomic_set(&sdt_thunk_stay.state, 2);
+	atomic_cmpxchg(&sdt_thunk_stay.state, SDT_STAY_IN, SDT_STAY_LEAVE);
 	wait_for_completion(&sdt_thunk_stay.done);
 }
 
@@ -143,41 +160,59 @@ static void sdt_thunk_release(void *unused)
  */
 static void sdt_thunk_test_in_use(struct kunit *test)
 {
+	unsigned long end = jiffies + 10 * HZ;
 	struct task_struct *t;
 	unsigned int cpu;
-	int i;
+	int dying;
 
-	KUNIT_ASSERT_TRUE(test, sdt_thunk_wait_freed(5000));
-	atomic_set(&sdt_thunk_stay.state, 0);
+	/*
+	 * Without the trampoline the thunk calls the probe through the
+	 * site's probe array, which this probe's wait would outlive.
+	 */
+	if (!IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS_SDT_TRAMPOLINE))
+		kunit_skip(test, "the probe is not called by the thunk itself");
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs online");
+	KUNIT_ASSERT_TRUE(test, sdt_thunk_wait_freed(0, 10));
+	atomic_set(&sdt_thunk_stay.state, SDT_STAY_FIRING);
 	init_completion(&sdt_thunk_stay.done);
 	sdt_thunk_arm(test, sdt_thunk_stay_probe, sdt_thunk_detach_stay);
 
+	cpus_read_lock();
 	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
-	KUNIT_ASSERT_LT_MSG(test, cpu, nr_cpu_ids, "needs two CPUs online");
 	t = kthread_create(sdt_thunk_stay_fire, NULL, "sdt-thunk-stay");
+	if (!IS_ERR(t)) {
+		kthread_bind(t, cpu);
+		wake_up_process(t);
+	}
+	cpus_read_unlock();
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	kthread_bind(t, cpu);
-	wake_up_process(t);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sdt_thunk_release,
 							NULL), 0);
-	for (i = 0; i < 10000 && atomic_read(&sdt_thunk_stay.state) != 1; i++)
-		msleep(1);
-	KUNIT_ASSERT_EQ(test, atomic_read(&sdt_thunk_stay.state), 1);
+	while (atomic_read(&sdt_thunk_stay.state) == SDT_STAY_FIRING &&
+	       time_before(jiffies, end))
+		schedule_timeout_uninterruptible(1);
+	KUNIT_ASSERT_EQ(test, atomic_read(&sdt_thunk_stay.state), SDT_STAY_IN);
 
+	dying = atomic_read(&sdt_thunks_dying);
 	kunit_release_action(test, sdt_thunk_detach_stay, NULL);
-	KUNIT_EXPECT_EQ(test, atomic_read(&sdt_thunks_dying), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&sdt_thunks_dying), dying + 1);
 	/* What a normal grace period would let go, and its work item. */
 	rcu_barrier();
-	msleep(200);
-	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&sdt_thunks_dying), 1,
+	schedule_timeout_uninterruptible(msecs_to_jiffies(200));
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&sdt_thunks_dying), dying + 1,
 			    "the thunk was freed while a task was in it");
+	KUNIT_EXPECT_EQ(test, atomic_read(&sdt_thunk_stay.state), SDT_STAY_IN);
 
 	kunit_release_action(test, sdt_thunk_release, NULL);
-	KUNIT_EXPECT_TRUE(test, sdt_thunk_wait_freed(5000));
+	KUNIT_EXPECT_TRUE(test, sdt_thunk_wait_freed(dying, 10));
 }
 
 static int sdt_thunk_test_init(struct kunit *test)
 {
+	/* Without it, the tick ends no grace period inside a thunk. */
+	if (!IS_ENABLED(CONFIG_PREEMPT_COUNT))
+		kunit_skip(test, "no preempt count: a thunk is an RCU read side");
 	sdt_use_thunks = true;
 	sdt_use_kprobes = false;
 	return 0;
