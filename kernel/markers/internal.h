@@ -435,6 +435,7 @@ const char *sdt_site_why(const char *key);
 void *marker_gone_call(void);
 void sdt_wait_kprobe_optimizer(void);
 extern unsigned int mark_promote_delay_ms;
+extern unsigned int mark_promotions_cancelled;
 extern int marker_init_gone_state;
 int marker_check_consistency(void);
 extern bool sdt_int3_only;

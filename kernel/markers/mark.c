@@ -126,6 +126,10 @@ static void mark_queue_promotion(struct marker_object *obj,
 	list_add_tail(&p->pending, &mark_promotions);
 }
 
+/* Promotions cancelled since boot, for the tests of that window. */
+VISIBLE_IF_KUNIT unsigned int mark_promotions_cancelled;
+EXPORT_SYMBOL_IF_KUNIT(mark_promotions_cancelled);
+
 /**
  * mark_cancel_promotions - forget the queued promotions of an object
  * @obj: the object, which is going
@@ -143,6 +147,7 @@ static void mark_cancel_promotions(struct marker_object *obj)
 			continue;
 		p->obj = NULL;
 		list_del_init(&p->pending);
+		WRITE_ONCE(mark_promotions_cancelled, mark_promotions_cancelled + 1);
 	}
 }
 

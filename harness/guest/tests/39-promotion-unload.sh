@@ -18,10 +18,14 @@ insmod $M/markers_delay.ko delay_ms=2000 || fail "insmod markers_delay"
 # The detach leaves probe-example alone: a promotion, 2 s after the
 # grace period. The module goes meanwhile.
 step_mark
+P=/sys/module/markers_delay/parameters/cancelled
+c=$(cat $P)
 (echo 'disable name subsys_open' > $C; echo "detach $?" > /tmp/detach) &
 sleep 1
 rmmod marker_example || fail "rmmod marker_example in the window"
 wait
+# In the window: the module's going cancelled the promotion.
+expect_eq "promotions cancelled" "$(cat $P)" "$((c + 1))"
 expect_eq "detach" "$(cat /tmp/detach)" "detach 0"
 step_dmesg | grep -Eq 'BUG|KASAN|Oops|WARNING' && fail "splat: $(step_dmesg | grep -E -A5 'BUG|KASAN|Oops|WARNING' | head -n 8)"
 grep -q '^subsys_open - "" - pending 1 ' $L || fail "probe-example not pending: $(grep subsys_open $L)"
