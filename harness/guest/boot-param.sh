@@ -26,6 +26,7 @@ later_modules() {
 	grep -q 'module_live: name marker_example text' $T || fail "no module_live line"
 	modprobe sdt-example || fail "modprobe sdt-example"
 	wait_listing sdt_example:read ' \(thunk\|call\) 1 ' || fail "sdt_example:read not armed"
+	expect_eq "armed otherwise" "$(sdt_misarmed sdt_example:read)" ""
 	cat /proc/sdt-example
 	grep -q 'sdt_example:read arg0=' $T || fail "no sdt_example:read line"
 }

@@ -32,11 +32,56 @@ step_mark
 
 # The listing's state of an SDT site armed by the default mechanism, a
 # grep pattern: its thunk (or the trampoline) on x86_64, its thunk on
-# arm64, which has no trampoline.
+# arm64, which has no trampoline. Which one a site must have, from its
+# operands: sdt_misarmed below.
 case $(uname -m) in
 aarch64) SDT_ARMED=thunk ;;
 *) SDT_ARMED='\(thunk\|call\)' ;;
 esac
+
+# sdt_mech SPEC: the state an SDT site with operand spec SPEC is armed in
+# by default: on arm64 its thunk; on x86_64 its thunk, or the trampoline
+# ("call") when an operand is memory a thunk cannot read without the risk
+# of a fault (arch_sdt_thunk_why()): through a register other than %rsp,
+# %gs: through a register, with an index, or at a numeric address.
+sdt_mech() {
+	if [ "$(uname -m)" = aarch64 ]; then
+		echo thunk
+		return
+	fi
+	echo "$1" | awk '{
+		for (i = 1; i <= NF; i++) {
+			op = $i
+			sub(/^-?[0-9]+@/, "", op)
+			if (op ~ /^\$/ || op ~ /^%[a-z0-9]+$/)
+				continue			# immediate, register
+			gs = sub(/^%gs:/, "", op)
+			if (op ~ /\(%rip\)$/)
+				continue			# a symbol, %rip-relative
+			if (op ~ /\(/ && (gs || (op !~ /\(%rsp\)$/))) {
+				print "call"			# through a register
+				exit
+			}
+			if (op !~ /\(/ && op ~ /^-?[0-9]/) {
+				print "call"			# a numeric address
+				exit
+			}
+		}
+		print "thunk"
+	}'
+}
+
+# sdt_misarmed KEY: the listing lines of the SDT sites of KEY (a grep
+# pattern) that are not armed by the mechanism their spec calls for
+# (sdt_mech), each with what it should be.
+sdt_misarmed() {
+	grep "^$1 sdt \"" /sys/kernel/debug/markers/list | while IFS= read -r line; do
+		spec=${line#*\"}
+		spec=${spec%%\"*}
+		want=$(sdt_mech "$spec")
+		echo "$line" | grep -q "\" .* $want [0-9]" || echo "$line (want $want)"
+	done
+}
 
 # expect_eq WHAT GOT WANT
 expect_eq() {

@@ -12,6 +12,7 @@ modprobe sdt-example || fail "modprobe sdt-example"
 insmod $M/markers_forgetful.ko || fail "insmod markers_forgetful"
 grep '^subsys_open ' $L | grep -q ' armed 1 ' || fail "subsys_open not armed: $(grep '^subsys_open ' $L)"
 wait_listing sdt_example:read " $SDT_ARMED 1 " || fail "sdt_example:read not armed: $(grep sdt_example:read $L)"
+expect_eq "armed otherwise" "$(sdt_misarmed sdt_example:read)" ""
 cat /proc/marker-example /proc/sdt-example > /dev/null
 
 # Only what the unload printed counts (step_dmesg), not an earlier message.

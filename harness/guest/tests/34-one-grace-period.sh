@@ -10,6 +10,7 @@ modprobe sdt-example || fail "modprobe sdt-example"
 echo 'enable name sdt_example:*' > $C || fail "enable sdt_example:*"
 n=$(grep -c "^sdt_example:.* $SDT_ARMED 1 " $L)
 [ "$n" -ge 4 ] || fail "armed SDT sites: $n"
+expect_eq "armed otherwise" "$(sdt_misarmed 'sdt_example:[^ ]*')" ""
 gp_count_start sh
 echo 'disable name sdt_example:*' > $C || fail "disable sdt_example:*"
 expect_eq "grace periods to disable $n SDT names" "$(gp_count)" 1

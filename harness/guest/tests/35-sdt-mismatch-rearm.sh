@@ -24,6 +24,7 @@ step_dmesg | grep -q 'sdt_example:types' && fail "a dormant site fired"
 rmmod sdt_probe_example || fail "rmmod sdt_probe_example"
 step_dmesg | grep -q 'WARNING' && fail "detach warned: $(step_dmesg | grep -A3 WARNING)"
 wait_listing sdt_example:types " $SDT_ARMED 1 " || fail "site not armed after the detach: $(grep sdt_example:types $C)"
+expect_eq "armed otherwise" "$(sdt_misarmed sdt_example:types)" ""
 step_mark
 cat /proc/sdt-example > /dev/null
 expect_eq "sdt_example:types lines" "$(step_dmesg | grep -c 'markers: sdt_example:types arg0=-1 arg1=255 arg2=-2 arg3=65535 arg4=-3 arg5=4294967294 arg6=-4 arg7=-1$')" "1"

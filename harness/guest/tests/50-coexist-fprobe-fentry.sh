@@ -31,6 +31,7 @@ echo 1 > $T/events/cxfp/enable || fail "enable the fprobe events"
 echo 'enable name fixture_coexist; enable name fixture:coexist' > $C || fail "arm"
 grep -q '^fixture_coexist mark .* armed 1 ' $L || fail "not armed: $(grep '^fixture_coexist ' $L)"
 grep -q '^fixture:coexist sdt .* \(thunk\|call\) 1 ' $L || fail "not a call: $(grep '^fixture:coexist ' $L)"
+expect_eq "armed otherwise" "$(sdt_misarmed fixture:coexist)" ""
 echo > $T/trace
 
 # A run of bpftrace over the script $1: kfunc counts the calls and sums
@@ -91,7 +92,8 @@ bt /tmp/cx50-2.sh
 R=$((6 * N)) FP=$((3 * N)) EM=$((2 * N)) ES=$((2 * N))
 check "run 2" $((3 * N))
 expect_eq "run 2: function entries" "$(count ' fixture_coexist <-fixture_coexist_write$')" $((3 * N))
-grep -q '^fixture:coexist sdt .* \(thunk\|call\) 1 ' $L || fail "not a call: $(grep '^fixture:coexist ' $L)"
+# Armed last under sdt_mechanism "call": the trampoline.
+grep -q '^fixture:coexist sdt .* call 1 ' $L || fail "not a call: $(grep '^fixture:coexist ' $L)"
 
 # All gone: the function untraced, the sites dormant, nothing recorded.
 echo nop > $T/current_tracer
