@@ -39,48 +39,42 @@ aarch64) SDT_ARMED=thunk ;;
 *) SDT_ARMED='\(thunk\|call\)' ;;
 esac
 
-# sdt_mech SPEC: the state an SDT site with operand spec SPEC is armed in
-# by default: on arm64 its thunk; on x86_64 its thunk, or the trampoline
-# ("call") when an operand is memory a thunk cannot read without the risk
-# of a fault (arch_sdt_thunk_why()): through a register other than %rsp,
-# %gs: through a register, with an index, or at a numeric address.
-sdt_mech() {
-	if [ "$(uname -m)" = aarch64 ]; then
-		echo thunk
-		return
-	fi
-	echo "$1" | awk '{
-		for (i = 1; i <= NF; i++) {
-			op = $i
+# sdt_misarmed KEY: the listing lines of the SDT sites of KEY (a grep
+# pattern) that are not armed by the mechanism their spec calls for, each
+# with what it should be: on arm64 its thunk; on x86_64 its thunk, or the
+# trampoline ("call") when an operand is memory a thunk cannot read
+# without the risk of a fault (arch_sdt_thunk_why()): through a register
+# other than %rsp, %gs: through a register, with an index, or at a
+# numeric address. One awk for all the sites: 15-sdt-operands has 340.
+sdt_misarmed() {
+	grep "^$1 sdt \"" /sys/kernel/debug/markers/list |
+	awk -v arm64="$([ "$(uname -m)" = aarch64 ] && echo 1)" '
+	function mech(spec,	n, ops, i, op, gs) {
+		if (arm64)
+			return "thunk"
+		n = split(spec, ops, " ")
+		for (i = 1; i <= n; i++) {
+			op = ops[i]
 			sub(/^-?[0-9]+@/, "", op)
 			if (op ~ /^\$/ || op ~ /^%[a-z0-9]+$/)
-				continue			# immediate, register
+				continue		# immediate, register
 			gs = sub(/^%gs:/, "", op)
 			if (op ~ /\(%rip\)$/)
-				continue			# a symbol, %rip-relative
-			if (op ~ /\(/ && (gs || (op !~ /\(%rsp\)$/))) {
-				print "call"			# through a register
-				exit
-			}
-			if (op !~ /\(/ && op ~ /^-?[0-9]/) {
-				print "call"			# a numeric address
-				exit
-			}
+				continue		# a symbol, %rip-relative
+			if (op ~ /\(/ && (gs || (op !~ /\(%rsp\)$/)))
+				return "call"		# through a register
+			if (op !~ /\(/ && op ~ /^-?[0-9]/)
+				return "call"		# a numeric address
 		}
-		print "thunk"
+		return "thunk"
+	}
+	{
+		rest = substr($0, index($0, "\"") + 1)
+		spec = substr(rest, 1, index(rest, "\"") - 1)
+		want = mech(spec)
+		if (substr(rest, length(spec) + 2) !~ (" " want " [0-9]"))
+			print $0 " (want " want ")"
 	}'
-}
-
-# sdt_misarmed KEY: the listing lines of the SDT sites of KEY (a grep
-# pattern) that are not armed by the mechanism their spec calls for
-# (sdt_mech), each with what it should be.
-sdt_misarmed() {
-	grep "^$1 sdt \"" /sys/kernel/debug/markers/list | while IFS= read -r line; do
-		spec=${line#*\"}
-		spec=${spec%%\"*}
-		want=$(sdt_mech "$spec")
-		echo "$line" | grep -q "\" .* $want [0-9]" || echo "$line (want $want)"
-	done
 }
 
 # expect_eq WHAT GOT WANT
