@@ -126,7 +126,10 @@ static void mark_queue_promotion(struct marker_object *obj,
 	list_add_tail(&p->pending, &mark_promotions);
 }
 
-/* Promotions cancelled since boot, for the tests of that window. */
+/*
+ * Promotions cancelled since boot, for the tests of that window: written
+ * under marker_mutex, read without it.
+ */
 VISIBLE_IF_KUNIT unsigned int mark_promotions_cancelled;
 EXPORT_SYMBOL_IF_KUNIT(mark_promotions_cancelled);
 
