@@ -49,6 +49,11 @@ host_key() {
 	  sed 's|\.o$|.ko|' "$KOBJ/modules.order" | (cd "$KOBJ" && xargs -r sha256sum)
 	  sha256sum "$KOBJ/scripts/markers/markers-list" "$KOBJ/$KIMAGE"
 	  gcc --version; clang --version; sparse --version
+	  # The tools the host tests run on the build: binutils, elfutils,
+	  # gdb, python3, pahole, and libelf (scripts/markers links it).
+	  readelf --version; eu-readelf --version; gdb --version
+	  python3 --version; pahole --version
+	  dpkg-query -W libelf1 libelf-dev libdw1 binutils elfutils
 	} 2>&1 | sha256sum | cut -d' ' -f1
 }
 hres=$LOGS/host-results.d

@@ -187,13 +187,15 @@ fi
 # the host judges it: the kernel, the images (by the content of what went
 # into them, their keys: a cpio archive holds the times of its files, so
 # the same content makes other bytes in another GUEST_DIR), the QEMU
-# command line (GUEST_APPEND, QEMU_ACCEL, QEMU_CPU, QEMU_SMP in it), the timeout,
-# QEMU's version, and this script and lib.sh (the kernel command line, the
-# console scan).
+# command line (GUEST_APPEND, QEMU_ACCEL, QEMU_CPU, QEMU_SMP in it; not the
+# image directory, which is the worker's: make check's boots change workers
+# from one run to the next), the timeout, QEMU's version, and this script
+# and lib.sh (the kernel command line, the console scan).
 key=$({ sha256sum "$kimg" "$0" "$TOP/harness/lib.sh"
 	cat "$base.key" ${timg:+"$timg.key"}
 	(cd "$j" && find . -type f | LC_ALL=C sort | xargs -d '\n' sha256sum)
-	echo "${qemu[*]} $timeout"; $qsys --version; } | sha256sum | cut -d' ' -f1)
+	echo "${qemu[*]/#$GUEST\//GUEST/} $timeout"; $qsys --version; } |
+	sha256sum | cut -d' ' -f1)
 if [ $cache = 1 ] && [ "${MARKERS_NO_CACHE:-0}" != 1 ] && [ -f "$log" ] &&
    [ "$(cat "$log.passed" 2>/dev/null)" = "$key" ]; then
 	say "run: nothing the guest sees changed since the passing run of $(date -r "$log" '+%F %T'): its log"
