@@ -25,7 +25,8 @@ if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$KOBJ/.markers-config.stamp" 2>/dev/nul
 		{ tail -n 20 "$CLOG"; die "merge_config failed"; }
 	"${KMAKE[@]}" -s olddefconfig >> "$CLOG" 2>&1 ||
 		{ tail -n 20 "$CLOG"; die "olddefconfig failed"; }
-	# Every option of the fragments must have stuck.
+	# Every option of the fragments must have stuck (a later fragment
+	# overrides an earlier one, as in merge_config.sh).
 	bad=0
 	while IFS= read -r line; do
 		case "$line" in
@@ -40,7 +41,8 @@ if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$KOBJ/.markers-config.stamp" 2>/dev/nul
 				say "config: $line did not stick (got: $got)"; bad=1
 			fi ;;
 		esac
-	done < <(cat $FRAGMENTS)
+	done < <(cat $FRAGMENTS | awk -F= '/^CONFIG_/ { if (!($1 in v)) o[n++] = $1; v[$1] = $0 }
+		END { for (i = 0; i < n; i++) print v[o[i]] }')
 	[ $bad = 0 ] || die "config: options of the $FLAVOUR fragments did not stick (missing dependency?)"
 	echo "$want" > "$KOBJ/.markers-config.stamp"
 fi
