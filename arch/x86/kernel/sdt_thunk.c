@@ -40,7 +40,12 @@
  * trampoline reads memory with copy_from_kernel_nofault() and counts a
  * fault; generated code has no exception table entry, so a bad pointer
  * there would oops. Stack slots (through %rsp), symbols resolved when the
- * site is armed and %gs: per-CPU symbols cannot fault.
+ * site is armed and, on SMP, %gs: per-CPU symbols cannot fault.
+ *
+ * On UP (no CONFIG_SMP) per-CPU variables are plain addresses: the hit
+ * counter and the preempt count are not %gs:-relative there, and a %gs:
+ * operand is no per-CPU variable (arch_sdt_gs_base()), so it gets the
+ * trampoline.
  *
  * The thunk is reached by a direct CALL (so no ENDBR: IBT only checks
  * indirect branches) and calls directly (kCFI only checks indirect
@@ -315,7 +320,22 @@ static bool emit_call(struct sdt_emit *e, void *func)
 	return emit_branch(e, CALL_INSN_OPCODE, func);
 }
 
-/* The offset of the preempt count in this CPU's area, as %gs:disp32. */
+/*
+ * The per-CPU segment prefix of the thunk's own per-CPU accesses (its hit
+ * counter, the preempt count): none on UP, where they are plain addresses.
+ */
+static void emit_percpu(struct sdt_emit *e)
+{
+	if (IS_ENABLED(CONFIG_SMP))
+		EMIT(e, 0x65);
+}
+
+/*
+ * The preempt count, as a disp32 after emit_percpu(): its offset in this
+ * CPU's area on SMP; on UP its address, in the kernel image, which the
+ * kernel code model puts in the top 2 GB, where a sign-extended disp32
+ * reaches.
+ */
 static s32 sdt_preempt_count_off(void)
 {
 	return (s32)(__force unsigned long)&pcpu_hot.preempt_count;
@@ -326,8 +346,8 @@ static s32 sdt_preempt_count_off(void)
  * @prog: the program, from sdt_parse()
  *
  * Return: NULL if it can, or why not, in one word: a memory operand
- * through a register other than %rsp, or with an index, which a thunk
- * could not read without the risk of a fault.
+ * through a register other than %rsp, or with an index, or one through
+ * %gs: on UP, which a thunk could not read without the risk of a fault.
  */
 const char *arch_sdt_thunk_why(const struct sdt_prog *prog)
 {
@@ -342,6 +362,8 @@ const char *arch_sdt_thunk_why(const struct sdt_prog *prog)
 			return "memory_index";
 		if (a->reg == SDT_NO_REG && !a->sym)
 			return "memory_absolute";
+		if (a->gs && !IS_ENABLED(CONFIG_SMP))
+			return "memory_gs_up";
 		if (a->reg != SDT_NO_REG &&
 		    (a->gs || sdt_slot_reg(a->reg) != RSP ||
 		     a->val != (s32)a->val))
@@ -397,7 +419,8 @@ void *arch_sdt_thunk_make(const struct sdt_prog *prog,
 		emit_arg(&e, i, &prog->arg[i]);
 
 	if (IS_ENABLED(CONFIG_PREEMPT_COUNT)) {
-		EMIT(&e, 0x65, 0xff, 0x04, 0x25);	/* incl %gs:pc */
+		emit_percpu(&e);
+		EMIT(&e, 0xff, 0x04, 0x25);		/* incl %gs:pc */
 		emit32(&e, pc);
 		emit_movabs(&e, RAX, (unsigned long)call->live);
 		EMIT(&e, 0x80, 0x38, 0x00);		/* cmpb $0, (%rax) */
@@ -406,7 +429,8 @@ void *arch_sdt_thunk_make(const struct sdt_prog *prog,
 		emit32(&e, 0);
 	}
 	emit_movabs(&e, RAX, (__force unsigned long)call->hits);
-	EMIT(&e, 0x65, 0x48, 0xff, 0x00);		/* incq %gs:(%rax) */
+	emit_percpu(&e);
+	EMIT(&e, 0x48, 0xff, 0x00);			/* incq %gs:(%rax) */
 	emit_movabs(&e, RDI, (unsigned long)call->data);
 	EMIT(&e, 0x48, 0x89, 0xe6);			/* mov %rsp, %rsi */
 	EMIT(&e, 0xba);					/* mov $nargs, %edx */
@@ -419,7 +443,8 @@ void *arch_sdt_thunk_make(const struct sdt_prog *prog,
 		memcpy(skip, &rel, sizeof(rel));
 	}
 	if (IS_ENABLED(CONFIG_PREEMPT_COUNT)) {
-		EMIT(&e, 0x65, 0xff, 0x0c, 0x25);	/* decl %gs:pc */
+		emit_percpu(&e);
+		EMIT(&e, 0xff, 0x0c, 0x25);		/* decl %gs:pc */
 		emit32(&e, pc);
 	}
 #ifdef CONFIG_PREEMPTION

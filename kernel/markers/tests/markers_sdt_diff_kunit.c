@@ -48,10 +48,20 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #define __seg_gs	__attribute__((address_space(__seg_gs)))
 #endif
 
-/* Expressions of x86's own: %gs: operands, an x86 field of vmlinux. */
-#define SDT_DIFF_EXPRS_ARCH(X)						\
+/*
+ * Expressions of x86's own: %gs: operands (on SMP: on UP a per-CPU
+ * variable is a plain one, and %gs: is not its segment), an x86 field of
+ * vmlinux.
+ */
+#ifdef CONFIG_SMP
+#define SDT_DIFF_EXPRS_GS(X)						\
 	X(pcpu_seg, *(const int __seg_gs *)(unsigned long)&sdt_diff_pcpu) \
-	X(pcpu_seg64, *(const u64 __seg_gs *)(unsigned long)&sdt_diff_pcpu64) \
+	X(pcpu_seg64, *(const u64 __seg_gs *)(unsigned long)&sdt_diff_pcpu64)
+#else
+#define SDT_DIFF_EXPRS_GS(X)
+#endif
+#define SDT_DIFF_EXPRS_ARCH(X)						\
+	SDT_DIFF_EXPRS_GS(X)						\
 	X(vmlinux_x86, boot_cpu_data.x86)
 #else
 #define SDT_DIFF_EXPRS_ARCH(X)

@@ -108,9 +108,14 @@ static void sdt_test_decode(struct kunit *test)
 		{ "8@sdt_kunit_var", 0x1122334455667788ULL },
 		{ "2@sdt_kunit_var-0", 0x7788 },
 		{ "8@24", 0, 1 },
+#ifdef CONFIG_SMP
 		/* This CPU's copy of a per-CPU variable. */
 		{ "8@%gs:sdt_kunit_pcpu(%rip)", 0x5566 },
 		{ "4@%gs:sdt_kunit_pcpu", 0x5566 },
+#else
+		/* On UP a per-CPU variable is a plain one, without %gs:. */
+		{ "8@sdt_kunit_pcpu(%rip)", 0x5566 },
+#endif
 	};
 	static const char * const bad[] = {
 		"4@%foo", "3@%eax", "4@", "@%eax", "%eax", "4@(%rax", "4@8(%rip)",
@@ -443,17 +448,32 @@ static void sdt_test_asm_sites(struct kunit *test)
 
 	/* The longest thunk there is fits in its buffer. */
 	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "widest", 12), 0);
-	KUNIT_EXPECT_EQ(test, sdt_site_info("kunit:widest", &addr,
-					    &(unsigned int){0}), 4);
-	memset(&hit, 0, sizeof(hit));
-	preempt_disable();
-	this_cpu_write(sdt_kunit_pcpu16, -300);
-	sdt_c_widest();
-	preempt_enable();
-	barrier();
-	KUNIT_ASSERT_EQ(test, hit.nargs, 12);
-	for (i = 0; i < 12; i++)
-		KUNIT_EXPECT_EQ_MSG(test, hit.args[i], (u64)-300, "arg %d", i);
+	if (IS_ENABLED(CONFIG_SMP)) {
+		KUNIT_EXPECT_EQ(test, sdt_site_info("kunit:widest", &addr,
+						    &(unsigned int){0}), 4);
+		memset(&hit, 0, sizeof(hit));
+		preempt_disable();
+		this_cpu_write(sdt_kunit_pcpu16, -300);
+		sdt_c_widest();
+		preempt_enable();
+		barrier();
+		KUNIT_ASSERT_EQ(test, hit.nargs, 12);
+		for (i = 0; i < 12; i++)
+			KUNIT_EXPECT_EQ_MSG(test, hit.args[i], (u64)-300,
+					    "arg %d", i);
+	} else {
+		/*
+		 * On UP a module's per-CPU variable has no symbol (it is
+		 * plain data), and %gs: is not its segment: the site is
+		 * refused ("cannot decode"), and a hit calls nothing.
+		 */
+		memset(&hit, 0, sizeof(hit));
+		sdt_c_widest();
+		barrier();
+		KUNIT_EXPECT_EQ(test, hit.nr, 0);
+		KUNIT_EXPECT_EQ(test, sdt_site_info("kunit:widest", &addr,
+						    &(unsigned int){0}), -EINVAL);
+	}
 
 	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "noargs", 0), 0);
 	memset(&hit, 0, sizeof(hit));

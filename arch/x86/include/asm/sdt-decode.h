@@ -9,6 +9,7 @@
  */
 
 #include <linux/percpu.h>
+#include <asm/processor.h>
 #include <asm/ptrace.h>
 
 /* One argument: where it is, and how wide it is. */
@@ -19,7 +20,7 @@ struct sdt_arg {
 	u8 shift;		/* REG: 8 for %ah, %bh, %ch, %dh */
 	u8 index;		/* MEM: index slot or SDT_NO_REG */
 	u8 scale;		/* MEM: 1, 2, 4 or 8 */
-	u8 gs;			/* MEM: %gs:, an address in this CPU's per-CPU area */
+	u8 gs;			/* MEM: %gs:, on SMP this CPU's per-CPU area */
 	u8 sym;			/* MEM: the displacement is (or has) a symbol */
 	s64 val;		/* MEM: displacement (or address); IMM: value */
 };
@@ -29,6 +30,21 @@ static __always_inline unsigned long arch_sdt_reg(const struct pt_regs *regs,
 						  const struct sdt_arg *a)
 {
 	return ((const unsigned long *)regs)[a->reg] >> a->shift;
+}
+
+/*
+ * The base of %gs: in the kernel. On SMP, this CPU's per-CPU offset. On UP
+ * per-CPU variables are plain addresses and %gs: is not their segment:
+ * it holds fixed_percpu_data (the stack protector's canary), as on SMP,
+ * where that lies at offset 0 of the per-CPU area.
+ */
+static __always_inline unsigned long arch_sdt_gs_base(void)
+{
+#ifdef CONFIG_SMP
+	return raw_cpu_read(this_cpu_off);
+#else
+	return cpu_kernelmode_gs_base(0);
+#endif
 }
 
 /* The address of a memory argument. */
@@ -43,7 +59,7 @@ static __always_inline unsigned long arch_sdt_addr(const struct pt_regs *regs,
 	if (a->index != SDT_NO_REG)
 		addr += r[a->index] * a->scale;
 	if (a->gs)
-		addr += raw_cpu_read(this_cpu_off);
+		addr += arch_sdt_gs_base();
 	return addr;
 }
 
