@@ -203,9 +203,12 @@ run_job() {
 	# boots and the tools boot run it fully preemptible, the
 	# markers.enable= boot with no preemption, the others at its default.
 	# The main boots have 4 CPUs on x86_64 (single-threaded TCG: they
-	# take turns).
+	# take turns); on arm64 2, under multi-threaded TCG: both run at
+	# once, on the two host cores, so that a site is hit on one CPU
+	# while the other patches it at the same instant (the storm, churn,
+	# coexistence and hotplug tests).
 	boot/main-*)
-		GUEST_APPEND="preempt=full" QEMU_SMP=$main_smp \
+		GUEST_APPEND="preempt=full" QEMU_SMP=$main_smp QEMU_ACCEL=$main_accel \
 		boot "$w" "$name" "$LOGS/check-guest-${name#main-}.log" \
 			-t "${CHECK_TIMEOUT:-1800}" "$TOP/harness/guest/check.sh" \
 			"$expected" "$parts/$name/check-part" \
@@ -231,8 +234,8 @@ run_job() {
 			"$TOP/harness/guest/lockdown.sh" "$KOBJ/samples/markers/sdt-example.ko" ;;
 	esac
 }
-main_smp=4
-[ "$KARCH" != arm64 ] || main_smp=2
+main_smp=4 main_accel=tcg,thread=single
+[ "$KARCH" != arm64 ] || { main_smp=2; main_accel=tcg,thread=multi; }
 # The queue, longest job first (GCC test kernel: the main parts and
 # series-objects 6 to 11 minutes, series 4, the tools boot 2.5; the other
 # host tests and the short boots a minute or less).

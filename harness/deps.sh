@@ -3,18 +3,18 @@
 # Install, with apt-get, only the packages that are missing. Silent when
 # nothing is missing (so `make -s kdir` prints only the directory).
 set -euo pipefail
-pkgs="linux-source-6.12 qemu-system-x86 busybox-static sparse libelf-dev
+pkgs="linux-source-6.12 busybox-static sparse libelf-dev
       ccache bc flex bison cpio libssl-dev python3 gcc make perl patch
       rsync xz-utils kmod git binutils clang libclang-rt-14-dev lld llvm elfutils
       gdb trace-cmd python3-ply clang-19 lld-19 llvm-19 libclang-rt-19-dev
       dwarves linux-perf bpftrace"
 # ARCH=arm64: the cross compiler with the C library the static guest
 # tools link (only recommended by the compiler's package, so not
-# installed with it here), QEMU's aarch64 system emulator, and Debian's
+# installed with it here), QEMU's aarch64 system emulator (below), and Debian's
 # arm64 busybox-static, unpacked below (its package would replace the
 # host's).
 [ "${ARCH:-}" != arm64 ] ||
-	pkgs="$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
+	pkgs="$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
 arm64_busybox() {
 	local top b d
 	[ "${ARCH:-}" = arm64 ] || return 0
@@ -32,10 +32,40 @@ arm64_busybox() {
 	rm -rf "$d"
 	[ -x "$b/bin/busybox" ] || { echo "deps: no arm64 busybox" >&2; return 1; }
 }
+# QEMU 10.0 from Debian's bookworm-backports, for both arches (the QEMU
+# packages share qemu-system-common, one version for all): under QEMU
+# 7.2's multi-threaded TCG an arm64 guest ran stale translated code
+# (make check ARCH=arm64 runs its guests under multi-threaded TCG; see
+# harness/check.sh). Only the QEMU packages are pinned to backports, and
+# the PC BIOS that QEMU 10.0's x86 emulator needs (seabios 1.16.3).
+qemu_pkgs="qemu-system-x86 qemu-system-common qemu-system-data"
+[ "${ARCH:-}" != arm64 ] || qemu_pkgs="$qemu_pkgs qemu-system-arm"
+backports() {
+	local src=/etc/apt/sources.list.d/markers-bookworm-backports.sources
+	local pin=/etc/apt/preferences.d/markers-qemu-backports
+	[ -f "$src" ] && [ -f "$pin" ] && return 0
+	cat > "$src" <<-EOT
+	Types: deb
+	URIs: http://deb.debian.org/debian
+	Suites: bookworm-backports
+	Components: main
+	Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+	EOT
+	cat > "$pin" <<-EOT
+	Package: qemu-* seabios
+	Pin: release n=bookworm-backports
+	Pin-Priority: 990
+	EOT
+	apt-get update -q >&2
+}
 missing=
 for p in $pkgs; do
 	st=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
 	case "$st" in ii*) ;; *) missing="$missing $p" ;; esac
+done
+for p in $qemu_pkgs; do
+	v=$(dpkg-query -W -f='${db:Status-Abbrev} ${Version}' "$p" 2>/dev/null || true)
+	case "$v" in "ii  1:10."*) ;; *) missing="$missing $p" ;; esac
 done
 [ -n "$missing" ] || { arm64_busybox; exit 0; }
 echo "deps: installing:$missing" >&2
@@ -44,6 +74,7 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
+backports
 apt-get update -q >&2
 apt-get install -y -q --no-install-recommends $missing >&2
 arm64_busybox
