@@ -484,6 +484,25 @@ if [ $guest_ran = 1 ]; then
 	done
 fi
 
+# Every SKIP is one harness/expected-skips lists for this variant; any
+# other (a test that could not run where it should) fails, named.
+variant=$KARCH${LLVM:+-llvm}
+unexpected_skip() {
+	local vs pat why
+	while read -r vs pat why; do
+		case $vs in '#'*|'') continue ;; esac
+		case ",$vs," in *",$variant,"*|',*,') ;; *) continue ;; esac
+		# shellcheck disable=SC2254
+		case $1 in $pat) return 1 ;; esac
+	done < "$TOP/harness/expected-skips"
+	return 0
+}
+while read -r _ name; do
+	if unexpected_skip "$name"; then
+		failt "$name (skipped: harness/expected-skips does not expect it on $variant)"
+	fi
+done < <(grep '^SKIP ' "$results")
+
 npass=$(grep -c '^PASS ' "$results")
 nfail=$(grep -c '^FAIL ' "$results")
 nskip=$(grep -c '^SKIP ' "$results")
