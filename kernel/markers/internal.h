@@ -431,6 +431,7 @@ struct marker_probes *marker_alloc_probes(unsigned int room, gfp_t gfp);
 unsigned int marker_count_sites(const char *key, unsigned int *armed);
 int sdt_site_info(const char *key, void **addr, unsigned int *faults);
 unsigned int sdt_count_thunks(const char *key, unsigned int *calls);
+unsigned int sdt_count_errors(const char *key);
 const char *sdt_site_why(const char *key);
 void *marker_gone_call(void);
 void sdt_wait_kprobe_optimizer(void);

@@ -71,6 +71,30 @@ unsigned int sdt_count_thunks(const char *key, unsigned int *calls)
 }
 EXPORT_SYMBOL_IF_KUNIT(sdt_count_thunks);
 
+/**
+ * sdt_count_errors - count the SDT sites of a key whose arming failed
+ * @key: "provider:name"
+ *
+ * Return: the number of its sites in error ("error" in the listing).
+ */
+unsigned int sdt_count_errors(const char *key)
+{
+	struct marker_entry *e;
+	struct marker_name *mn;
+	unsigned int n = 0;
+
+	mutex_lock(&marker_mutex);
+	mn = marker_find_name(key);
+	if (mn) {
+		for_each_marker_site(e, mn)
+			n += e->site->kind == MARKER_KIND_SDT &&
+			     sdt_state(e, NULL) == SDT_ERROR;
+	}
+	mutex_unlock(&marker_mutex);
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(sdt_count_errors);
+
 /* The first SDT site of @key, or NULL; under marker_mutex. */
 static struct marker_entry *sdt_first_site(const char *key)
 {

@@ -311,9 +311,12 @@ static bool stress_slot_consistent(struct stress_slot *s)
 	if (s->sdt)
 		snprintf(key, sizeof(key), "stress:%s", s->name);
 	n = marker_count_sites(s->sdt ? key : s->name, &armed);
-	/* An SDT site may be in error (a kprobe refused), not armed. */
+	/*
+	 * An SDT site may be in error (a kprobe refused), not armed: every
+	 * site is one or the other.
+	 */
 	if (s->attached)
-		return s->sdt ? armed <= n : armed == n;
+		return armed + (s->sdt ? sdt_count_errors(key) : 0) == n;
 	return !armed;
 }
 
