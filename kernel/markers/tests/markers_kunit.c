@@ -766,6 +766,115 @@ static void markers_test_remove_race(struct kunit *test)
 	armed_expect(test, "kunit_race", 1, 0);
 }
 
+/*
+ * A task preempted in a MARK() site, between its jump and the
+ * preempt_disable_notrace() before its call, while the name is disarmed
+ * and armed again with another probe. preempted_site() is MARK() with a
+ * sleep in that window (the only change: a test's widening of it). When
+ * the task goes on, no probe runs after its detach returned, and the new
+ * probe gets its own data, whether the site is dormant by then or armed
+ * again (slow, then direct once a grace period passed: see mark.c).
+ */
+struct preempt_probe {
+	atomic_t calls;		/* calls with this probe's data */
+	atomic_t late;		/* calls after its detach returned */
+	bool detached;
+};
+
+static struct preempt_probe preempt_a, preempt_b;
+static DECLARE_COMPLETION(preempt_in);
+static DECLARE_COMPLETION(preempt_go);
+
+static void preempt_probe(void *data, const char *fmt, va_list *args)
+{
+	struct preempt_probe *p = data;
+
+	if (p != &preempt_a && p != &preempt_b)
+		return;		/* another probe's data: calls stays 0 */
+	atomic_inc(&p->calls);
+	if (READ_ONCE(p->detached))
+		atomic_inc(&p->late);
+}
+
+static noinline void preempted_site(int v)
+{
+	static struct marker_desc __marker_desc_kunit_preempted = MARKER_DESC_INIT;
+
+	if (unlikely(arch_marker_branch(&__marker_desc_kunit_preempted,
+					"kunit_preempted", "%d",
+					MARKER_KIND_MARK))) {
+		complete(&preempt_in);
+		wait_for_completion(&preempt_go);
+		preempt_disable_notrace();
+		__MARK_HIT(&__marker_desc_kunit_preempted, "%d", v);
+		preempt_enable_notrace();
+	}
+}
+
+static int preempted_thread(void *unused)
+{
+	preempted_site(1);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/* Let a thread that is still in the window go, then stop it. */
+static void preempted_thread_stop(void *t)
+{
+	complete_all(&preempt_go);
+	kthread_stop(t);
+}
+
+/*
+ * preempted_round: arm "kunit_preempted" with preempt_a, start a task
+ * that stops in the site's window, detach preempt_a, arm preempt_b if
+ * @rearm, let the task go and wait until it is through.
+ */
+static void preempted_round(struct kunit *test, bool rearm)
+{
+	struct task_struct *t;
+
+	memset(&preempt_a, 0, sizeof(preempt_a));
+	memset(&preempt_b, 0, sizeof(preempt_b));
+	reinit_completion(&preempt_in);
+	reinit_completion(&preempt_go);
+	KUNIT_ASSERT_EQ(test, kset(test, "kunit_preempted", "%d", preempt_probe,
+				   &preempt_a), 0);
+	t = kthread_run(preempted_thread, NULL, "marker-preempted");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, preempted_thread_stop, t), 0);
+	KUNIT_ASSERT_TRUE_MSG(test, wait_for_completion_timeout(&preempt_in, 10 * HZ),
+			      "the task never took the site's jump");
+	KUNIT_ASSERT_EQ(test, marker_disable_probe("kunit_preempted", preempt_probe,
+						   &preempt_a), 0);
+	WRITE_ONCE(preempt_a.detached, true);
+	if (rearm)
+		KUNIT_ASSERT_EQ(test, kset(test, "kunit_preempted", "%d",
+					   preempt_probe, &preempt_b), 0);
+	complete(&preempt_go);
+	kunit_release_action(test, preempted_thread_stop, t);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&preempt_a.calls), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&preempt_a.late), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&preempt_b.calls), rearm ? 1 : 0);
+	if (rearm) {
+		/* Again, the site slow or direct: the new probe, its data. */
+		complete_all(&preempt_go);
+		preempted_site(2);
+		KUNIT_EXPECT_EQ(test, atomic_read(&preempt_b.calls), 2);
+		KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_preempted",
+							   preempt_probe, &preempt_b), 0);
+	}
+	armed_expect(test, "kunit_preempted", 1, 0);
+}
+
+static void markers_test_preempted(struct kunit *test)
+{
+	preempted_round(test, false);
+	preempted_round(test, true);
+}
+
 static int markers_test_init(struct kunit *test)
 {
 	memset(&hit, 0, sizeof(hit));
@@ -788,6 +897,7 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_unrolled),
 	KUNIT_CASE(markers_test_dormant),
 	KUNIT_CASE(markers_test_remove_race),
+	KUNIT_CASE(markers_test_preempted),
 	{}
 };
 
