@@ -9,7 +9,7 @@
  */
 
 #include <linux/percpu.h>
-#include <asm/processor.h>
+#include <linux/processor.h>
 #include <asm/ptrace.h>
 
 /* One argument: where it is, and how wide it is. */
