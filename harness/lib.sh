@@ -32,10 +32,15 @@ test)	SFX=
 		FRAGMENTS="$FRAGMENTS $CONFIGS/markers-debug.config" ;;
 bench)	SFX=-bench
 	FRAGMENTS="$BASE_FRAGMENTS" ;;
-# FLAVOUR=up: the production-like kernel without CONFIG_SMP, with the
-# KUnit suites (markers-up.config); make check boots it (host/up-kernel).
+# FLAVOUR=kcsan: the test kernel with KCSAN instead of the checkers of
+# markers-debug.config (make kcsan).
+kcsan)	SFX=-kcsan
+	FRAGMENTS="$BASE_FRAGMENTS $CONFIGS/markers-test.config $CONFIGS/markers-kcsan.config" ;;
+# FLAVOUR=up: a uniprocessor kernel on tinyconfig and markers-up.config
+# alone (x86_64), with the KUnit suites; make check boots it
+# (host/up-kernel).
 up)	SFX=-up
-	FRAGMENTS="$BASE_FRAGMENTS $CONFIGS/markers-up.config" ;;
+	FRAGMENTS="$CONFIGS/markers-up.config" ;;
 *)	echo "unknown FLAVOUR=$FLAVOUR" >&2; exit 1 ;;
 esac
 # LLVM=1 (make build LLVM=1, make check LLVM=1...): the same flavour built
