@@ -240,8 +240,9 @@ run_job() {
 main_smp=4 main_accel=tcg,thread=single
 [ "$KARCH" != arm64 ] || { main_smp=2; main_accel=tcg,thread=multi; }
 # The queue, longest job first (GCC test kernel: the main parts and
-# series-objects 6 to 11 minutes, series 4, the tools boot 2.5; the other
-# host tests and the short boots a minute or less).
+# series-objects 6 to 11 minutes, up-kernel 4 (its build), series 4, the
+# tools boot 2.5; the other host tests and the short boots a minute or
+# less).
 queue=$LOGS/queue.txt
 if [ "$KARCH" = arm64 ]; then
 	[ $guest_ran = 0 ] || seq -f 'boot main-%g' "$nparts"
@@ -253,10 +254,11 @@ else
 			[ "$i" = 1 ] && echo "host series-objects"
 		done
 	fi
+	echo "host up-kernel"
 	echo "host series"
 	[ $guest_ran = 0 ] || echo "boot tools"
 	for t in "$TOP"/harness/host-tests/*.sh; do
-		case " series series-objects $arm64_only_host_tests " in
+		case " series series-objects up-kernel $arm64_only_host_tests " in
 		*" $(basename "$t" .sh) "*) ;;
 		*) echo "host $(basename "$t" .sh)" ;;
 		esac
