@@ -8,7 +8,7 @@ H := harness
 SCRIPT ?=
 FILES ?=
 
-.PHONY: all deps graft build check stress demo bench tools lint run shell kdir clean help
+.PHONY: all deps graft build check stress kcsan demo bench tools lint run shell kdir clean help
 .PHONY: patches series-build
 
 all: build
@@ -34,6 +34,10 @@ check: deps
 # The reliability tests at full length: storm, module churn, fault injection.
 stress: build
 	@$(H)/stress.sh
+
+# The storm, module churn and CPU hotplug tests on a KCSAN kernel.
+kcsan: deps graft
+	@FLAVOUR=kcsan $(H)/build.sh && FLAVOUR=kcsan $(H)/kcsan.sh
 
 # The suffix of the build's directories, as harness/lib.sh names them.
 BSFX = $(if $(LLVM),-llvm)$(if $(filter arm64,$(ARCH)),-arm64)

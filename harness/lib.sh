@@ -32,6 +32,10 @@ test)	SFX=
 		FRAGMENTS="$FRAGMENTS $CONFIGS/markers-debug.config" ;;
 bench)	SFX=-bench
 	FRAGMENTS="$BASE_FRAGMENTS" ;;
+# FLAVOUR=kcsan: the test kernel with KCSAN instead of the checkers of
+# markers-debug.config (make kcsan).
+kcsan)	SFX=-kcsan
+	FRAGMENTS="$BASE_FRAGMENTS $CONFIGS/markers-test.config $CONFIGS/markers-kcsan.config" ;;
 # FLAVOUR=up: a uniprocessor kernel on tinyconfig and markers-up.config
 # alone (x86_64), with the KUnit suites; make check boots it
 # (host/up-kernel).

@@ -1,0 +1,18 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The `make kcsan` guest job: on the KCSAN kernel, the storm, module churn
+# and CPU hotplug tests at make check's lengths, where sites fire on some
+# CPUs while others patch them, and CPUs come and go.
+fails=0
+for t in 40-storm 41-module-churn 55-hotplug; do
+	echo "--- $t"
+	t0=$(date +%s)
+	if sh /harness/tests/$t.sh; then
+		echo "MARKERS-TEST: PASS $t"
+	else
+		echo "MARKERS-TEST: FAIL $t"
+		fails=$((fails + 1))
+	fi
+	echo "MARKERS-TIME $t $(( $(date +%s) - t0 ))"
+done
+exit $((fails > 0))
