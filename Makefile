@@ -75,8 +75,8 @@ run: build
 shell: build
 	@$(H)/run.sh -T -i
 
-# The kbuild output directory, for out-of-tree modules:
-#   make -C "$(make -s kdir)" M=$PWD modules
+# The kbuild output directory, for out-of-tree modules, from the module's
+# directory: make -C "$(make -s -C /path/to/this/repository kdir)" M=$PWD modules
 kdir:
 	@echo "$(CURDIR)/build/obj$(BSFX)"
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The options of a distribution kernel that markers must live beside
-# (issue 20): tracing (the function tracer and the other text patchers,
+# tracing (the function tracer and the other text patchers,
 # perf, BPF, BTF), hardening (FORTIFY_SOURCE, lockdown, IBT, the default
 # mitigations) and, under LLVM=1, kCFI. Prints each with its value in the
 # test kernel that make check built and in the bench kernel (configured

@@ -1,6 +1,8 @@
 #!/bin/bash
 # make kdir prints only the kbuild directory, and an out-of-tree probe
-# module builds against it: make -C "$(make -s kdir)" M=$PWD modules.
+# module builds against it from its own directory, with README.md's
+# command: make -C "$(make -s -C /path/to/this/repository kdir)" M=$PWD
+# modules.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -32,7 +34,8 @@ module_exit(oot_exit);
 MODULE_LICENSE("GPL");
 C
 echo 'obj-m := oot.o' > "$tmp/Makefile"
-make -C "$kdir" M="$tmp" "${KCC[@]}" modules > "$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }
+(cd "$tmp" && make -C "$(make -s -C "$TOP" kdir)" M="$PWD" "${KCC[@]}" modules) \
+	> "$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }
 [ -f "$tmp/oot.ko" ] || { echo "no oot.ko"; exit 1; }
 echo "built $(basename "$tmp")/oot.ko against $kdir"
 
