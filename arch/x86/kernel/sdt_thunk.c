@@ -71,6 +71,7 @@
  * an RCU read side.
  */
 
+#include <kunit/visibility.h>
 #include <linux/bug.h>
 #include <linux/cpufeature.h>
 #include <linux/err.h>
@@ -496,6 +497,7 @@ out_of_reach:
 	execmem_free(code);
 	return ERR_PTR(-ERANGE);
 }
+EXPORT_SYMBOL_IF_KUNIT(arch_sdt_thunk_make);
 
 /**
  * arch_sdt_thunk_free - free a thunk no task can be running

@@ -6,6 +6,7 @@
  * int3 kprobes.
  */
 
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <kunit/visibility.h>
 #include <linux/delay.h>
@@ -636,6 +637,43 @@ static void sdt_test_thunk_probes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hit2.nr, 0);
 }
 
+/* No thunk can be made: out of executable memory. */
+static void *sdt_thunk_refused(const struct sdt_prog *prog,
+			       const struct sdt_thunk_call *call)
+{
+	return ERR_PTR(-ENOMEM);
+}
+
+/*
+ * A site whose thunk could not be made is armed all the same, by a call of
+ * the trampoline; the next change of its probes makes its thunk.
+ */
+static void sdt_test_thunk_refused(struct kunit *test)
+{
+	void *addr;
+
+	kunit_activate_static_stub(test, arch_sdt_thunk_make, sdt_thunk_refused);
+	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "c_site", 5), 0);
+	kunit_deactivate_static_stub(test, arch_sdt_thunk_make);
+	KUNIT_EXPECT_EQ(test, sdt_site_info("kunit:c_site", &addr,
+					    &(unsigned int){0}), 3);
+	KUNIT_EXPECT_EQ(test, *(u8 *)addr, 0xe8);
+	KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
+	sdt_check_c_site(test);
+
+	KUNIT_ASSERT_EQ(test, sdt_set_probe("kunit", "c_site", 5, sdt_record,
+					    &hit2), 0);
+	KUNIT_EXPECT_EQ(test, sdt_site_info("kunit:c_site", &addr,
+					    &(unsigned int){0}), 4);
+	KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
+	memset(&hit2, 0, sizeof(hit2));
+	sdt_check_c_site(test);
+	barrier();
+	KUNIT_EXPECT_EQ(test, hit2.nr, 1);
+	KUNIT_EXPECT_EQ(test, sdt_disable_probe("kunit", "c_site", sdt_record,
+						&hit2), 0);
+}
+
 static int sdt_test_init(struct kunit *test)
 {
 	memset(&hit, 0, sizeof(hit));
@@ -825,6 +863,7 @@ static struct kunit_case sdt_test_cases[] = {
 	KUNIT_CASE(sdt_test_paths),
 	KUNIT_CASE(sdt_test_asm_sites),
 	KUNIT_CASE(sdt_test_thunk_probes),
+	KUNIT_CASE(sdt_test_thunk_refused),
 	KUNIT_CASE(sdt_test_fault),
 	KUNIT_CASE(sdt_test_rip),
 	KUNIT_CASE(sdt_test_flags),
