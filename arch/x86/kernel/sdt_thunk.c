@@ -71,6 +71,7 @@
  * an RCU read side.
  */
 
+#include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 #include <linux/bug.h>
 #include <linux/cpufeature.h>
@@ -391,6 +392,8 @@ void *arch_sdt_thunk_make(const struct sdt_prog *prog,
 	u8 *skip = NULL;
 	void *code;
 
+	/* A test may refuse it (markers_sdt: no executable memory). */
+	KUNIT_STATIC_STUB_REDIRECT(arch_sdt_thunk_make, prog, call);
 	if (WARN_ON_ONCE(arch_sdt_thunk_why(prog)))
 		return ERR_PTR(-EINVAL);
 	e.buf = kzalloc(SDT_THUNK_MAX, GFP_KERNEL);

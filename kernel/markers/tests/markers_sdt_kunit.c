@@ -646,7 +646,8 @@ static void *sdt_thunk_refused(const struct sdt_prog *prog,
 
 /*
  * A site whose thunk could not be made is armed all the same, by a call of
- * the trampoline; the next change of its probes makes its thunk.
+ * the trampoline, and stays so while it has probes; armed again, it gets
+ * its thunk.
  */
 static void sdt_test_thunk_refused(struct kunit *test)
 {
@@ -664,14 +665,26 @@ static void sdt_test_thunk_refused(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, sdt_set_probe("kunit", "c_site", 5, sdt_record,
 					    &hit2), 0);
 	KUNIT_EXPECT_EQ(test, sdt_site_info("kunit:c_site", &addr,
-					    &(unsigned int){0}), 4);
+					    &(unsigned int){0}), 3);
 	KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
 	memset(&hit2, 0, sizeof(hit2));
 	sdt_check_c_site(test);
 	barrier();
 	KUNIT_EXPECT_EQ(test, hit2.nr, 1);
+
+	/* Disarmed, then armed again: by its thunk now. */
+	KUNIT_EXPECT_EQ(test, sdt_disable_probe("kunit", "c_site", sdt_record,
+						&hit), 0);
 	KUNIT_EXPECT_EQ(test, sdt_disable_probe("kunit", "c_site", sdt_record,
 						&hit2), 0);
+	KUNIT_EXPECT_EQ(test, sdt_site_info("kunit:c_site", &addr,
+					    &(unsigned int){0}), 0);
+	KUNIT_ASSERT_EQ(test, sdt_set_probe("kunit", "c_site", 5, sdt_record,
+					    &hit), 0);
+	KUNIT_EXPECT_EQ(test, sdt_site_info("kunit:c_site", &addr,
+					    &(unsigned int){0}), 4);
+	KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
+	sdt_check_c_site(test);
 }
 
 static int sdt_test_init(struct kunit *test)
