@@ -279,13 +279,18 @@ next_job() {
 		sed -n "$((n + 1))p" "$queue"
 	) 9> "$queue.lock"
 }
+# Each job's worker, start and length in $LOGS/jobs.txt, for the timings
+# in harness/README.md.
 worker() {
-	local job
+	local job t
 	while job=$(next_job) && [ -n "$job" ]; do
+		t=$(date +%s)
 		# shellcheck disable=SC2086
 		run_job "$1" $job
+		echo "worker $1 +$((t - t0))s $(( $(date +%s) - t ))s $job" >> "$LOGS/jobs.txt"
 	done
 }
+: > "$LOGS/jobs.txt"
 worker 1 &
 w1=$!
 worker 2
