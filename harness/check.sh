@@ -114,9 +114,11 @@ fi
 # The host tests that read the arm64 build: the SDT notes as readelf,
 # eu-readelf, gdb and markers-list see them, the operand forms, and
 # sparse and W=1 on its objects (lint-objects: arm64's alone, host/lint
-# covers x86_64's).
-arm64_host_tests="sdt-notes sdt-consumers lint-objects"
-arm64_only_host_tests="lint-objects"
+# covers x86_64's), and the registers of a MARK() CALL under a sanitizer's
+# calls (marker-call-regs: arm64's site binds them as register variables,
+# x86_64's passes them as asm operands).
+arm64_host_tests="sdt-notes sdt-consumers lint-objects marker-call-regs"
+arm64_only_host_tests="lint-objects marker-call-regs"
 # The KUnit modules this arch's guest loads, for harness/guest/check.sh.
 # A module's line that ends with "# ARCH: REASON" (x86_64 or arm64) is
 # that arch's alone: on the other, its suites are skipped, with the reason.
