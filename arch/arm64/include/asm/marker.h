@@ -82,29 +82,41 @@ struct __marker_va_list {
 /*
  * The call of an armed MARK() site, with preemption disabled: @args is an
  * array of the promoted arguments. See the comment at the top.
+ *
+ * The register variables are bound last, right before the asm: a local
+ * register variable holds its value only as an asm operand, and any call
+ * between its assignment and the asm may change it, such as those a
+ * sanitizer adds for the stores that fill the va_list (KCSAN's
+ * __tsan_write8(), KASAN's outline checks).
  */
 #define arch_marker_call(desc, fmt, args)				\
 do {									\
 	struct __marker_va_list __marker_va __uninitialized;		\
-	register void *__marker_x0 asm("x0") = READ_ONCE((desc)->data);	\
-	register const char *__marker_x1 asm("x1") = (fmt);		\
-	register void *__marker_x2 asm("x2") = &__marker_va;		\
+	void *__marker_data = READ_ONCE((desc)->data);			\
+	const char *__marker_fmt = (fmt);				\
 									\
 	__marker_va.stack = (args);					\
 	__marker_va.gr_offs = 0;					\
 	__marker_va.vr_offs = 0;					\
-	asm volatile("1:	bl	__marker_slowpath\n\t"		\
-		     ".pushsection __marker_calls, \"a\"\n\t"		\
-		     ".balign 4\n\t"					\
-		     ".long 1b - .\n\t"					\
-		     ".long %c[d] - .\n\t"				\
-		     ".popsection"					\
-		     : "+r" (__marker_x0), "+r" (__marker_x1),		\
-		       "+r" (__marker_x2)				\
-		     : [d] "i" (desc)					\
-		     : "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10",	\
-		       "x11", "x12", "x13", "x14", "x15", "x16", "x17",	\
-		       __MARKER_X18 "x30", "memory", "cc");		\
+	{								\
+		register void *__marker_x0 asm("x0") = __marker_data;	\
+		register const char *__marker_x1 asm("x1") = __marker_fmt; \
+		register void *__marker_x2 asm("x2") = &__marker_va;	\
+									\
+		asm volatile("1:	bl	__marker_slowpath\n\t"	\
+			     ".pushsection __marker_calls, \"a\"\n\t"	\
+			     ".balign 4\n\t"				\
+			     ".long 1b - .\n\t"				\
+			     ".long %c[d] - .\n\t"			\
+			     ".popsection"				\
+			     : "+r" (__marker_x0), "+r" (__marker_x1),	\
+			       "+r" (__marker_x2)			\
+			     : [d] "i" (desc)				\
+			     : "x3", "x4", "x5", "x6", "x7", "x8", "x9",	\
+			       "x10", "x11", "x12", "x13", "x14", "x15",	\
+			       "x16", "x17", __MARKER_X18 "x30", "memory",	\
+			       "cc");					\
+	}								\
 } while (0)
 
 #endif /* _ASM_ARM64_MARKER_H */
