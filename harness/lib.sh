@@ -174,6 +174,47 @@ guest_tools() {
 		--owner=0 --group=0 --numeric-owner -cf "$t.tmp" ftrace &&
 		mv "$t.tmp" "$t" || return 1
 	GUEST_TOOLS="$GUEST_TOOLS $t"
+	# Where the registry's text lies in this kernel, for
+	# guest/tests/53-fault-nth.sh.
+	t=$KOBJ/markers-text
+	markers_text > "$t.tmp" && mv "$t.tmp" "$t" || return 1
+	GUEST_TOOLS="$GUEST_TOOLS $t"
+}
+
+# markers_text: where the text of kernel/markers/ lies in the built
+# vmlinux, as "START END", offsets in bytes from _stext (KASLR moves the
+# image as a whole): the longest run of text symbols in System.map that
+# are all kernel/markers/'s (their objects are linked in one piece), to
+# the symbol after it. Names that System.map has more than once (KASAN's
+# constructors, static functions of the same name) neither make nor break
+# a run.
+markers_text() {
+	nm --defined-only "$KOBJ/kernel/markers/built-in.a" |
+		python3 -c '
+import sys
+ours = {l.split()[2] for l in sys.stdin if len(l.split()) == 3 and l.split()[1] in "tT"}
+syms = [l.split()[:3] for l in open(sys.argv[1])]
+seen = {}
+for a, t, name in syms:
+    seen[name] = seen.get(name, 0) + 1
+base, best, run, start = None, (0, 0, 0), 0, 0
+for a, t, name in syms:
+    a = int(a, 16)
+    if name == "_stext":
+        base = a
+    if t not in "tTwW" or seen[name] > 1:
+        continue
+    if name in ours or name.startswith("__pfx_") and name[6:] in ours:
+        if not run:
+            start = a
+        run += 1
+    elif run:
+        best = max(best, (run, start, a))
+        run = 0
+if base is None or not best[0]:
+    sys.exit("no text of kernel/markers/ in " + sys.argv[1])
+print(best[1] - base, best[2] - base, best[0])
+' "$KOBJ/System.map"
 }
 
 # series_identity: the runner's git identity signs the series off (make

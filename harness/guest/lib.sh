@@ -177,6 +177,11 @@ fault_setup() {
 		echo 0 > $d/verbose
 		echo Y > $d/task-filter
 		echo N > $d/ignore-gfp-wait
+		# No stack filter (53-fault-nth sets one).
+		if [ -f $d/require-start ]; then
+			echo 0 > $d/require-start
+			echo 0xffffffffffffffff > $d/require-end
+		fi
 	done
 	echo N > /sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem
 	echo 0 > /sys/kernel/debug/fail_page_alloc/min-order

@@ -4,7 +4,7 @@
  * with finit_module() and delete_module() (no fork, no exec), and check
  * the registry after each step.
  *
- *	module-churn MODULE.ko MODNAME PREFIX COUNT [fault|nth]
+ *	module-churn MODULE.ko MODNAME PREFIX COUNT [fault|nth [STRIDE]]
  *
  * MODNAME is the module's name, PREFIX that of its marker names. Probes
  * come from the markers control file ("enable name PREFIX_*" and
@@ -20,9 +20,13 @@
  * the text and kprobes (/sys/kernel/debug/markers_stress/check reads 0).
  *
  * With "nth", each cycle fails one allocation of the load, the N-th from
- * the end (N = 1 ... COUNT), through /proc/self/fail-nth: the last COUNT
- * allocations of a load, where the module's sites are added and their
- * trace events made, each failed once. A load that fails must fail with
+ * the end (N = 1, 1 + STRIDE, ... up to COUNT; STRIDE 1 unless given),
+ * through /proc/self/fail-nth: the last COUNT allocations of a load,
+ * where the module's sites are added and their trace events made, each
+ * failed once (or every STRIDE-th). Only the allocations that fault
+ * injection may fail count: with a stack filter (require-start and
+ * require-end of failslab and fail_page_alloc), those made under the
+ * code it names. A load that fails must fail with
  * an error; a load that succeeds must leave the names as a load without
  * a failure does: as many trace events (lines of PREFIX in
  * available_events), or, when one is missing, "enable" succeeds and
@@ -154,18 +158,19 @@ static int events_in(const char *file, const char *prefix)
 }
 
 /*
- * The "nth" mode (see the top): @count loads of @fd, the i-th with the
- * i-th allocation from the end failed. The events of a load are checked
+ * The "nth" mode (see the top): @count / @stride loads of @fd, the one of
+ * cycle i with the i-th allocation from the end failed. The events of a load are checked
  * in available_events, without enabling them: an event never enabled
  * goes with its sites, so that the next load makes it again. Only when
  * one is missing there, "enable" must make it (and so keep it: a used
  * event stays) and enable them all. Returns the number of bad cycles.
  */
 static unsigned long churn_nth(int fd, const char *modname, const char *prefix,
-			       unsigned long count, const char *enable,
-			       const char *disable)
+			       unsigned long count, unsigned long stride,
+			       const char *enable, const char *disable)
 {
 	unsigned long i, n, total, bad = 0, failed = 0, swallowed = 0, made = 0;
+	unsigned long cycles = 0;
 	int nfd = open("/proc/self/fail-nth", O_RDWR);
 	int err, want, got;
 
@@ -184,8 +189,9 @@ static unsigned long churn_nth(int fd, const char *modname, const char *prefix,
 	}
 	want = events_in("available_events", prefix);
 	syscall(SYS_delete_module, modname, O_NONBLOCK);
-	for (i = 1; i <= count && i < total; i++) {
+	for (i = 1; i <= count && i < total; i += stride) {
 		n = total + 1 - i;
+		cycles++;
 		fail_nth(nfd, n);
 		err = syscall(SYS_finit_module, fd, "", 0) ? errno : 0;
 		got = fail_nth_left(nfd) == 0;
@@ -219,8 +225,8 @@ static unsigned long churn_nth(int fd, const char *modname, const char *prefix,
 		}
 	}
 	close(nfd);
-	printf("nth allocations %lu failed %lu of the last: failed-loads %lu swallowed %lu events %d made-at-enable %lu bad %lu\n",
-	       total, i - 1, failed, swallowed, want, made, bad);
+	printf("nth allocations %lu failed %lu of the last, every %lu: failed-loads %lu swallowed %lu events %d made-at-enable %lu bad %lu\n",
+	       total, cycles, stride, failed, swallowed, want, made, bad);
 	return bad;
 }
 
@@ -340,7 +346,7 @@ int main(int argc, char **argv)
 	int fd, err;
 
 	if (argc < 5) {
-		fprintf(stderr, "usage: module-churn MODULE.ko MODNAME PREFIX COUNT [fault]\n");
+		fprintf(stderr, "usage: module-churn MODULE.ko MODNAME PREFIX COUNT [fault|nth [STRIDE]]\n");
 		return 2;
 	}
 	count = strtoul(argv[4], NULL, 0);
@@ -362,8 +368,16 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 1;
 	}
-	if (nth)
-		return churn_nth(fd, argv[2], argv[3], count, enable, disable) != 0;
+	if (nth) {
+		unsigned long stride = argc > 6 ? strtoul(argv[6], NULL, 0) : 1;
+
+		if (!stride) {
+			fprintf(stderr, "module-churn: STRIDE must be at least 1\n");
+			return 2;
+		}
+		return churn_nth(fd, argv[2], argv[3], count, stride, enable,
+				 disable) != 0;
+	}
 	before = slab_kb(cache_bytes, NULL);
 	for (i = 0; i < count; i++) {
 		make_it_fail(1);
