@@ -99,7 +99,9 @@ echo thunk > $MECH
 
 # The key switched in the background while the MARK and SDT sites are
 # armed, fired and disarmed: their counts exact, the key's branch taken
-# at most once a run.
+# at most once a run, and at least once: the rounds go on (up to 60) until
+# a run took it, so that a storm in which the key never changed under the
+# sites fails instead of passing.
 rm -f /tmp/cx51.stop
 (
 	n=0
@@ -112,7 +114,7 @@ rm -f /tmp/cx51.stop
 r0=$(runs) k0=$(keyed)
 rounds=6
 j=0
-while [ $j -lt $rounds ]; do
+while [ $j -lt $rounds ] || { [ "$(keyed)" = "$k0" ] && [ $j -lt 60 ]; }; do
 	echo 'enable name fixture_coexist; enable name fixture:coexist' > $C || fail "arm both"
 	echo $N > $F/coexist
 	echo 'disable name fixture_coexist; disable name fixture:coexist' > $C || fail "disarm both"
@@ -123,18 +125,20 @@ touch /tmp/cx51.stop
 wait
 [ -f /tmp/cx51.err ] && fail "$(cat /tmp/cx51.err)"
 key_toggles=$(cat /tmp/cx51.n)
-R=$((R + 2 * N * rounds)) EM=$((EM + N * rounds)) ES=$((ES + N * rounds))
+R=$((R + 2 * N * j)) EM=$((EM + N * j)) ES=$((ES + N * j))
 expect_eq "key storm: runs" "$(runs)" $R
 expect_eq "key storm: marker events" "$(mark_lines)" $EM
 expect_eq "key storm: SDT events" "$(sdt_lines)" $ES
 kd=$(( $(keyed) - k0 ))
-[ $kd -le $((2 * N * rounds)) ] || fail "key storm: keyed $kd in $((2 * N * rounds)) runs"
+[ $kd -ge 1 ] || fail "key storm: the key was never on in $((2 * N * j)) runs ($key_toggles toggles)"
+[ $kd -le $((2 * N * j)) ] || fail "key storm: keyed $kd in $((2 * N * j)) runs"
 K=$(keyed)
 set_key 0
 
 # The MARK and SDT sites armed and disarmed in the background (the SDT
 # site by kprobe) while the key is switched and fired: the key's branch
-# counted exactly, the events at most once a run each.
+# counted exactly, the events at most once a run each, and each at least
+# once (the rounds go on, up to 60, until both sites recorded).
 echo kprobe > $MECH
 rm -f /tmp/cx51.stop
 (
@@ -149,7 +153,8 @@ rm -f /tmp/cx51.stop
 ) &
 m0=$(mark_lines) s0=$(sdt_lines)
 j=0
-while [ $j -lt $rounds ]; do
+while [ $j -lt $rounds ] ||
+      { { [ "$(mark_lines)" = "$m0" ] || [ "$(sdt_lines)" = "$s0" ]; } && [ $j -lt 60 ]; }; do
 	set_key 1
 	fire
 	set_key 0
@@ -162,8 +167,10 @@ wait
 arm_writes=$(cat /tmp/cx51.n)
 expect_eq "arm storm: counters" "$(cat $F/coexist)" "runs $R keyed $K"
 md=$(( $(mark_lines) - m0 )) sd=$(( $(sdt_lines) - s0 ))
-[ $md -le $((2 * N * rounds)) ] || fail "arm storm: $md marker events in $((2 * N * rounds)) runs"
-[ $sd -le $((2 * N * rounds)) ] || fail "arm storm: $sd SDT events in $((2 * N * rounds)) runs"
+[ $md -ge 1 ] && [ $sd -ge 1 ] ||
+	fail "arm storm: $md marker and $sd SDT events in $((2 * N * j)) runs: never armed ($arm_writes writes)"
+[ $md -le $((2 * N * j)) ] || fail "arm storm: $md marker events in $((2 * N * j)) runs"
+[ $sd -le $((2 * N * j)) ] || fail "arm storm: $sd SDT events in $((2 * N * j)) runs"
 EM=$((EM + md)) ES=$((ES + sd))
 grep -q '^fixture_coexist mark .* dormant 0 ' $L || fail "left armed: $(grep '^fixture_coexist ' $L)"
 wait_listing fixture:coexist ' dormant 0 ' || fail "left armed: $(grep '^fixture:coexist ' $L)"
