@@ -67,6 +67,23 @@ unload_new() {
 		rmmod "$m" 2>/dev/null && echo "unloaded $m, left by the failed test"
 	done
 }
+# The subsystem's own warnings and errors (pr_warn() and pr_err() with
+# "markers: ", at levels 0 to 4: which the splat scan does not see) that a
+# test's run left in the kernel log, but those its lines "# warns: ERE"
+# name: a test that provokes one says so; any other fails the test.
+# From the line check.sh wrote before the test (busybox's dmesg -r keeps
+# each line's level as "<N>").
+unexpected_warnings() {
+	dmesg -r | awk -v tag="MARKERS-TEST-START $1 $2" \
+		'found && /^<[0-4]>/ && /markers: / { sub(/^<[0-9]>(\[[ 0-9.]*\] )?/, ""); print }
+		 index($0, tag) { found = 1 }' > /tmp/warnings
+	sed -n 's/^# warns: //p' "$3" > /tmp/warns
+	if [ -s /tmp/warns ]; then
+		grep -v -E -f /tmp/warns /tmp/warnings
+	else
+		cat /tmp/warnings
+	fi
+}
 echo "--- integration tests"
 for t in /harness/tests/*.sh; do
 	[ -f "$t" ] || continue
@@ -75,7 +92,9 @@ for t in /harness/tests/*.sh; do
 	echo "--- $name"
 	t1=$(date +%s)
 	mods=$(cut -d' ' -f1 /proc/modules)
-	if timeout "$(test_timeout "$t")" sh "$t"; then
+	echo "<6>MARKERS-TEST-START $name $t1" > /dev/kmsg
+	if timeout "$(test_timeout "$t")" sh "$t" &&
+	   ! unexpected_warnings "$name" "$t1" "$t" | sed 's/^/  FAIL: unexpected warning: /' | grep .; then
 		echo "MARKERS-TEST: PASS $name"
 	else
 		echo "MARKERS-TEST: FAIL $name"

@@ -3,6 +3,7 @@
 # that forgot marker_disable_probe() and sdt_disable_probe()): the registry
 # detaches them when the module goes, says so with pr_err, and the sites
 # never call into the freed module.
+# warns: ^markers: module markers_forgetful left probe .* detaching it$
 . /harness/lib.sh
 
 L=/sys/kernel/debug/markers/list

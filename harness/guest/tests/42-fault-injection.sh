@@ -10,6 +10,8 @@
 # after each. Each part injects failures of its own, or it tested nothing:
 # failslab's and fail_page_alloc's "times" count down from 1000000 with
 # every failure injected, and are reset before each part.
+# warns: ^markers: no trace event for (fresh|stress)
+# warns: ^markers: events: 
 . /harness/lib.sh
 
 # SDT sites are armed with the trampoline here: a thunk's execmem_alloc()
