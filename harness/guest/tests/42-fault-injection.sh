@@ -10,7 +10,7 @@
 # after each. Each part injects failures of its own, or it tested nothing:
 # failslab's and fail_page_alloc's "times" count down from 1000000 with
 # every failure injected, and are reset before each part.
-# warns: ^markers: no trace event for (fresh|stress)
+# warns: ^markers: no trace event for 
 # warns: ^markers: events: 
 . /harness/lib.sh
 

@@ -24,7 +24,7 @@
 # samples; the two passes, 230 and 95 loads, 150 s.
 # It runs whole, in the last part of make check (harness/check.sh).
 # timeout: 1200
-# warns: ^markers: no trace event for (fresh|churn|fixture_layout)
+# warns: ^markers: no trace event for 
 # warns: ^markers: events: 
 . /harness/lib.sh
 
