@@ -134,33 +134,45 @@ wait_listing() {
 	done
 }
 
-# Grace periods an operation waits for: calls of synchronize_rcu() by the
-# task doing it (kprobes' optimizer, a workqueue, unoptimizes in the
-# background), less those kprobes makes to collect the instruction slots of
-# freed kprobes (collect_garbage_slots(), one each), counted with kprobe
-# events in the trace buffer. gp_count_start COMM clears the buffer and
-# counts the calls of tasks named COMM ("sh" for a write by the shell);
-# gp_count prints the count since, and stops.
+# Grace periods an operation waits for: the waits (synchronize_rcu() and
+# its expedited, tasks and SRCU kinds) whose stack has a frame of the
+# subsystem (marker_*, mark_*, sdt_*), in whatever task they run (the
+# writer's, a kworker's), each counted once (a wait inside another, as
+# synchronize_rcu() calling synchronize_rcu_expedited() under
+# rcu_expedited, is the outer one's). Kprobe events on each, with a
+# stacktrace trigger, in the trace buffer; rcu_barrier() is not counted
+# (it waits for callbacks, not for readers). gp_count_start clears the
+# buffer and starts; gp_count prints the count since, and stops.
+GP_FUNCS="synchronize_rcu synchronize_rcu_expedited synchronize_rcu_tasks
+synchronize_rcu_tasks_rude synchronize_rcu_tasks_trace synchronize_srcu
+synchronize_srcu_expedited"
 gp_count_start() {
 	T=/sys/kernel/tracing
-	if ! grep -q markers_gp $T/kprobe_events; then
-		echo 'p:markers_gp synchronize_rcu' >> $T/kprobe_events &&
-		echo 'p:markers_gc collect_garbage_slots' >> $T/kprobe_events ||
-			fail "kprobe events on synchronize_rcu, collect_garbage_slots"
-	fi
-	for e in markers_gp markers_gc; do
-		echo "comm == \"$1\"" > $T/events/kprobes/$e/filter ||
-			fail "filter on $e"
-		echo 1 > $T/events/kprobes/$e/enable
+	for f in $GP_FUNCS; do
+		grep -q " $f\$" /proc/kallsyms || continue
+		if [ ! -d $T/events/kprobes/markers_gp_$f ]; then
+			echo "p:markers_gp_$f $f" >> $T/kprobe_events ||
+				fail "kprobe event on $f"
+		fi
+		echo stacktrace > $T/events/kprobes/markers_gp_$f/trigger ||
+			fail "stacktrace trigger on $f"
+		echo 1 > $T/events/kprobes/markers_gp_$f/enable
 	done
 	echo > $T/trace
 }
-
 gp_count() {
 	T=/sys/kernel/tracing
-	echo 0 > $T/events/kprobes/markers_gp/enable
-	echo 0 > $T/events/kprobes/markers_gc/enable
-	echo $(( $(grep -c ' markers_gp: ' $T/trace) - $(grep -c ' markers_gc: ' $T/trace) ))
+	for e in $T/events/kprobes/markers_gp_*; do
+		echo 0 > $e/enable
+		echo '!stacktrace' > $e/trigger
+	done
+	awk 'function done() { if (ev && ours && !nested) n++; ev = 0 }
+	     / markers_gp_[a-z_]*: / { done(); ev = 1; ours = 0; nested = 0; self = $0
+		sub(/.* markers_gp_/, "", self); sub(/:.*/, "", self); next }
+	     ev && /^ => / { f = $2; sub(/\+.*/, "", f)
+		if (f ~ /^(marker_|mark_|sdt_)/) ours = 1
+		if (f != self && f ~ /^synchronize_(rcu|srcu)/) nested = 1 }
+	     END { done(); print n + 0 }' $T/trace
 }
 
 # fault_setup PERCENT: failslab and fail_page_alloc fail PERCENT of the

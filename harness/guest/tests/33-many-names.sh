@@ -26,7 +26,7 @@ echo 'enable name many_m1[0-4]* to printk' > $C || fail "enable 500 names"
 step_mark "fire, armed"
 echo 1 > $F
 step_dmesg | grep -q 'markers_many: 500 of the many guards armed' || fail "not 500 armed: $(step_dmesg | grep guards | tail -n 1)"
-gp_count_start sh
+gp_count_start
 echo 'disable name many_m1[0-4]*' > $C || fail "disable many_m1[0-4]*"
 expect_eq "grace periods for 500 detachments" "$(gp_count)" 1
 step_mark "fire, disarmed"

@@ -11,11 +11,11 @@
 C=/sys/kernel/debug/markers/control
 L=/sys/kernel/debug/markers/list
 modprobe marker-example || fail "modprobe marker-example"
-gp_count_start sh
+gp_count_start
 echo 'enable name subsys_read to printk' > $C || fail "enable subsys_read"
 expect_eq "grace periods to arm subsys_read the first time" "$(gp_count)" 0
 echo 'disable name subsys_read' > $C || fail "disable subsys_read"
-gp_count_start sh
+gp_count_start
 echo 'enable name subsys_read to printk' > $C || fail "enable subsys_read again"
 expect_eq "grace periods to arm subsys_read again" "$(gp_count)" 1
 grep '^subsys_read ' $L | grep -q ' armed 1 ' || fail "not armed: $(grep '^subsys_read ' $L)"
