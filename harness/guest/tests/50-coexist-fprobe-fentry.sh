@@ -108,6 +108,7 @@ n=$(grep -c . $T/trace)
 echo $N > $F/coexist
 expect_eq "trace lines once all gone" "$(grep -c . $T/trace)" $n
 echo 0 > /sys/kernel/rcu_expedited
+echo thunk > /sys/kernel/debug/markers/sdt_mechanism
 echo "fprobe-fentry: runs $((R + N)) bpftrace-calls $((6 * N)) fprobe-entries/exits $((6 * N)) marker-events $((4 * N)) sdt-events $((4 * N)) function-entries $((3 * N))"
 rmmod markers_fixture
 exit 0
