@@ -40,11 +40,9 @@ C
 } > "$tmp/Makefile"
 (cd "$tmp" && make -C "$(make -s -C "$TOP" kdir)" M="$PWD" "${KCROSS[@]}" "${KCC[@]}" \
 	ARCH=arm64 callregs.o) > "$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }
-dump() {
-	if [ -n "${LLVM:-}" ]; then llvm-objdump -dr --no-show-raw-insn "$1"
-	else aarch64-linux-gnu-objdump -dr --no-show-raw-insn "$1"; fi
-}
-dump "$tmp/callregs.o" > "$tmp/callregs.dis"
+# GNU objdump for either compiler's object: it names a BL's target from
+# its relocation on the BL's own line.
+aarch64-linux-gnu-objdump -dr --no-show-raw-insn "$tmp/callregs.o" > "$tmp/callregs.dis"
 grep -c '__tsan_' "$tmp/callregs.dis" > "$tmp/ntsan" || true
 [ "$(cat "$tmp/ntsan")" -gt 0 ] || { echo "no __tsan_ call in the object: not instrumented"; exit 1; }
 # For each "bl __marker_slowpath": the registers x0, x1, x2 written since
