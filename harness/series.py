@@ -14,6 +14,7 @@ and not to the split is an error, not a silent omission.
 """
 
 import csv
+import fcntl
 import os
 import re
 import shutil
@@ -477,6 +478,12 @@ def check():
 def main():
     if len(sys.argv) != 2 or sys.argv[1] not in ("generate", "check", "plan"):
         die("usage: series.py generate|check|plan")
+    # One at a time: make check's host tests series and series-objects
+    # both generate the series, in the same git tree (build/series/tree),
+    # and may run at once; the second waits for the first.
+    os.makedirs(os.path.join(B, "series"), exist_ok=True)
+    lock = open(os.path.join(B, "series", ".lock"), "w")
+    fcntl.flock(lock, fcntl.LOCK_EX)
     if sys.argv[1] == "generate":
         generate()
     elif sys.argv[1] == "plan":
