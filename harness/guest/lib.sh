@@ -134,6 +134,39 @@ wait_listing() {
 	done
 }
 
+# Wait until the fixture's fixture_coexist() has completed $1 more runs
+# than it had on entry (its counter is bumped after its sites, and runs
+# are serial, so with $1 >= 2 at least one whole run passed its sites
+# after the call). Gives up after about 30 s.
+wait_coexist_runs() {
+	_r0=$(cut -d' ' -f2 /sys/kernel/debug/markers_fixture/coexist)
+	_i=0
+	while [ $(($(cut -d' ' -f2 /sys/kernel/debug/markers_fixture/coexist) - _r0)) -lt $1 ]; do
+		_i=$((_i + 1))
+		[ $_i -lt 300 ] || return 1
+		sleep 0.1
+	done
+}
+
+# A background storm of a coexistence test counts the writes it made in
+# /tmp/$1.n as it goes and creates /tmp/$1.held once its held step (one
+# switch kept until fixture_coexist() ran whole under it) is done.
+# storm_begin NAME clears them and starts a 120-s clock (a bound for a
+# storm that hangs, not a budget). storm_short NAME MIN: that step is not
+# done yet, or fewer than MIN writes were made. storm_on NAME MIN J ROUNDS:
+# the foreground, in its round J, fires on: fewer than ROUNDS rounds or the
+# storm still short, and the clock not run out.
+storm_begin() {
+	rm -f /tmp/$1.stop /tmp/$1.held /tmp/$1.n
+	storm_end=$(($(date +%s) + 120))
+}
+storm_short() {
+	[ ! -f /tmp/$1.held ] || [ "$(cat /tmp/$1.n 2>/dev/null || echo 0)" -lt $2 ]
+}
+storm_on() {
+	[ "$(date +%s)" -lt $storm_end ] && { [ $3 -lt $4 ] || storm_short $1 $2; }
+}
+
 # Grace periods an operation waits for: the waits (synchronize_rcu() and
 # its expedited, tasks and SRCU kinds) whose stack has a frame of the
 # subsystem (marker_*, mark_*, sdt_*), in whatever task they run (the

@@ -142,25 +142,31 @@ echo thunk > $MECH
 
 # A background arm/disarm storm (both mechanisms) while the functions are
 # traced and fired: every entry traced, at most one event a call, and at
-# least one of each kind: the fires go on (up to 40) until the MARK() and
-# the SDT site each recorded, so that a storm that never armed them fails.
-rm -f /tmp/cx48.stop
+# least one of each kind. The storm's first arm is held until the fixture
+# ran twice, so that fixture_coexist() ran whole with both its sites armed
+# at least once, and the fires go on (for up to 2 minutes) until it was and
+# the storm made 8 writes: a storm that never armed them fails.
+storm_begin cx48
 (
 	n=0
+	echo kprobe > $MECH && arm_cmd enable > $C || echo "control write failed" > /tmp/cx48.err
+	wait_coexist_runs 2 || echo "held arm: the fixture did not run" > /tmp/cx48.err
+	arm_cmd disable > $C || echo "control write failed" > /tmp/cx48.err
+	n=2
+	echo $n > /tmp/cx48.n
+	touch /tmp/cx48.held
 	while [ ! -f /tmp/cx48.stop ]; do
 		for m in kprobe $CALLS; do
 			echo $m > $MECH && arm_cmd enable > $C && arm_cmd disable > $C ||
 				echo "control write failed" > /tmp/cx48.err
 			n=$((n + 2))
+			echo $n > /tmp/cx48.n
 		done
 	done
-	echo $n > /tmp/cx48.n
 ) &
 m0=$(mark_lines) s0=$(sdt_lines fixture:coexist)
 j=0
-while [ $j -lt 4 ] ||
-      { { [ "$(mark_lines)" = "$m0" ] || [ "$(sdt_lines fixture:coexist)" = "$s0" ]; } &&
-	[ $j -lt 40 ]; }; do
+while storm_on cx48 8 $j 4; do
 	fire
 	j=$((j + 1))
 done
@@ -168,6 +174,8 @@ touch /tmp/cx48.stop
 wait
 [ -f /tmp/cx48.err ] && fail "$(cat /tmp/cx48.err)"
 arm_writes=$(cat /tmp/cx48.n)
+arm_calls=$((j * N))
+storm_short cx48 8 && fail "arm storm: $arm_writes writes in $j rounds"
 for n in $NAMES; do
 	wait_listing $n ' dormant 0 ' || fail "$n left armed: $(grep "^$n " $L)"
 done
@@ -184,20 +192,28 @@ echo thunk > $MECH
 
 # A background ftrace storm (the entries' calls patched in and out) while
 # the sites are armed, fired and disarmed: every event exact, and some
-# entries traced (the rounds go on, up to 30, until one was).
-rm -f /tmp/cx48.stop
+# entries traced (the storm's first switch back to traced is held until
+# the fixture ran twice; the rounds go on, for up to 2 minutes, until it
+# was and 8 writes were made).
+storm_begin cx48
 (
 	n=0
+	echo "$FUNCS" | tr ' ' '\n' > $T/set_ftrace_notrace && echo > $T/set_ftrace_notrace ||
+		echo "notrace write failed" > /tmp/cx48.err
+	wait_coexist_runs 2 || echo "held trace: the fixture did not run" > /tmp/cx48.err
+	n=2
+	echo $n > /tmp/cx48.n
+	touch /tmp/cx48.held
 	while [ ! -f /tmp/cx48.stop ]; do
 		echo "$FUNCS" | tr ' ' '\n' > $T/set_ftrace_notrace &&
 		echo > $T/set_ftrace_notrace || echo "notrace write failed" > /tmp/cx48.err
 		n=$((n + 2))
+		echo $n > /tmp/cx48.n
 	done
-	echo $n > /tmp/cx48.n
 ) &
 e0=$(entries fixture_coexist)
 j=0
-while [ $j -lt 3 ] || { [ "$(entries fixture_coexist)" = "$e0" ] && [ $j -lt 30 ]; }; do
+while storm_on cx48 8 $j 3; do
 	arm '\(thunk\|call\)'
 	fire
 	disarm
@@ -208,6 +224,8 @@ touch /tmp/cx48.stop
 wait
 [ -f /tmp/cx48.err ] && fail "$(cat /tmp/cx48.err)"
 ftrace_writes=$(cat /tmp/cx48.n)
+ftrace_calls=$((2 * j * N))
+storm_short cx48 8 && fail "ftrace storm: $ftrace_writes writes in $j rounds"
 ed=$(( $(entries fixture_coexist) - e0 ))
 [ $ed -ge 1 ] || fail "ftrace storm: no entry traced in $((2 * j * N)) calls ($ftrace_writes writes)"
 [ $ed -le $((2 * j * N)) ] || fail "ftrace storm: $ed entries in $((2 * j * N)) calls"
@@ -223,6 +241,6 @@ echo $N > $F/coexist
 cat /proc/sdt-example
 expect_eq "trace lines once dormant and untraced" "$(grep -c . $T/trace)" "$n"
 echo "ftrace: entries $EF/$ER/$ET marker-events $M sdt-events $SC/$SR/$ST/$SI" \
-	"storm arm-writes $arm_writes (events $md/$sd of $((4 * N))) ftrace-writes $ftrace_writes (entries $ed of $((6 * N)))"
+	"storm arm-writes $arm_writes (events $md/$sd of $arm_calls) ftrace-writes $ftrace_writes (entries $ed of $ftrace_calls)"
 rmmod sdt_example markers_fixture
 exit 0

@@ -99,22 +99,29 @@ echo thunk > $MECH
 
 # The key switched in the background while the MARK and SDT sites are
 # armed, fired and disarmed: their counts exact, the key's branch taken
-# at most once a run, and at least once: the rounds go on (up to 60) until
-# a run took it, so that a storm in which the key never changed under the
-# sites fails instead of passing.
-rm -f /tmp/cx51.stop
+# at most once a run, and at least once: the storm's first "on" is held
+# until the fixture ran twice, and the rounds go on (for up to 2
+# minutes) until it was and 8 toggles were made, so that a storm in which
+# the key never changed under the sites fails instead of passing.
+storm_begin cx51
 (
 	n=0
+	echo 1 > $F/coexist_key || echo "key write failed" > /tmp/cx51.err
+	wait_coexist_runs 2 || echo "held key: the fixture did not run" > /tmp/cx51.err
+	echo 0 > $F/coexist_key || echo "key write failed" > /tmp/cx51.err
+	n=2
+	echo $n > /tmp/cx51.n
+	touch /tmp/cx51.held
 	while [ ! -f /tmp/cx51.stop ]; do
 		echo 1 > $F/coexist_key && echo 0 > $F/coexist_key || echo "key write failed" > /tmp/cx51.err
 		n=$((n + 2))
+		echo $n > /tmp/cx51.n
 	done
-	echo $n > /tmp/cx51.n
 ) &
 r0=$(runs) k0=$(keyed)
 rounds=6
 j=0
-while [ $j -lt $rounds ] || { [ "$(keyed)" = "$k0" ] && [ $j -lt 60 ]; }; do
+while storm_on cx51 8 $j $rounds; do
 	echo 'enable name fixture_coexist; enable name fixture:coexist' > $C || fail "arm both"
 	echo $N > $F/coexist
 	echo 'disable name fixture_coexist; disable name fixture:coexist' > $C || fail "disarm both"
@@ -125,6 +132,7 @@ touch /tmp/cx51.stop
 wait
 [ -f /tmp/cx51.err ] && fail "$(cat /tmp/cx51.err)"
 key_toggles=$(cat /tmp/cx51.n)
+storm_short cx51 8 && fail "key storm: $key_toggles toggles in $j rounds"
 R=$((R + 2 * N * j)) EM=$((EM + N * j)) ES=$((ES + N * j))
 expect_eq "key storm: runs" "$(runs)" $R
 expect_eq "key storm: marker events" "$(mark_lines)" $EM
@@ -138,23 +146,31 @@ set_key 0
 # The MARK and SDT sites armed and disarmed in the background (the SDT
 # site by kprobe) while the key is switched and fired: the key's branch
 # counted exactly, the events at most once a run each, and each at least
-# once (the rounds go on, up to 60, until both sites recorded).
+# once: the storm's first arm is held until the fixture ran twice, and the
+# rounds go on (for up to 2 minutes) until it was and 8 writes were made.
 echo kprobe > $MECH
-rm -f /tmp/cx51.stop
+storm_begin cx51
 (
 	n=0
+	echo 'enable name fixture_coexist; enable name fixture:coexist' > $C ||
+		echo "control write failed" > /tmp/cx51.err
+	wait_coexist_runs 2 || echo "held arm: the fixture did not run" > /tmp/cx51.err
+	echo 'disable name fixture_coexist; disable name fixture:coexist' > $C ||
+		echo "control write failed" > /tmp/cx51.err
+	n=2
+	echo $n > /tmp/cx51.n
+	touch /tmp/cx51.held
 	while [ ! -f /tmp/cx51.stop ]; do
 		echo 'enable name fixture_coexist; enable name fixture:coexist' > $C &&
 		echo 'disable name fixture_coexist; disable name fixture:coexist' > $C ||
 			echo "control write failed" > /tmp/cx51.err
 		n=$((n + 2))
+		echo $n > /tmp/cx51.n
 	done
-	echo $n > /tmp/cx51.n
 ) &
 m0=$(mark_lines) s0=$(sdt_lines)
 j=0
-while [ $j -lt $rounds ] ||
-      { { [ "$(mark_lines)" = "$m0" ] || [ "$(sdt_lines)" = "$s0" ]; } && [ $j -lt 60 ]; }; do
+while storm_on cx51 8 $j $rounds; do
 	set_key 1
 	fire
 	set_key 0
@@ -165,6 +181,7 @@ touch /tmp/cx51.stop
 wait
 [ -f /tmp/cx51.err ] && fail "$(cat /tmp/cx51.err)"
 arm_writes=$(cat /tmp/cx51.n)
+storm_short cx51 8 && fail "arm storm: $arm_writes writes in $j rounds"
 expect_eq "arm storm: counters" "$(cat $F/coexist)" "runs $R keyed $K"
 md=$(( $(mark_lines) - m0 )) sd=$(( $(sdt_lines) - s0 ))
 [ $md -ge 1 ] && [ $sd -ge 1 ] ||
