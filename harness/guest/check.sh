@@ -12,7 +12,10 @@
 fails=0
 t0=$(date +%s)
 part=$(cat /extra/check-part 2> /dev/null || echo all)
-in_part() { [ "$part" = all ] || echo " $part " | tr '\n' ' ' | grep -q " $1 "; }
+# Without forks: the loop below asks for each of some 40 tests, and a fork
+# costs tens of milliseconds in a guest with KASAN under TCG.
+part=" $(echo $part) "
+in_part() { case $part in " all "|*" $1 "*) return 0 ;; esac; return 1; }
 
 # KUnit: load the modules of the suites (harness/expected-tests, passed as
 # /extra/expected-tests), and only those: the fixtures the shell tests
@@ -100,7 +103,8 @@ mechanism_kept() {
 echo "--- integration tests"
 for t in /harness/tests/*.sh; do
 	[ -f "$t" ] || continue
-	name=$(basename "$t" .sh)
+	name=${t##*/}
+	name=${name%.sh}
 	in_part "$name" || continue
 	echo "--- $name"
 	t1=$(date +%s)
