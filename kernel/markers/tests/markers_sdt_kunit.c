@@ -317,23 +317,30 @@ static void sdt_undo(void *p)
 	sdt_disable_probe(u->provider, u->name, sdt_record, u->data);
 }
 
-/* sdt_set_probe() of sdt_record, detached when the test ends. */
-static int sdt_kset(struct kunit *test, const char *provider, const char *name,
-		    int nargs)
+/* sdt_set_probe() of sdt_record with @data, detached when the test ends. */
+static int sdt_kset_data(struct kunit *test, const char *provider,
+			 const char *name, int nargs, struct sdt_hit *data)
 {
 	struct sdt_undo *u;
 	int ret;
 
-	ret = sdt_set_probe(provider, name, nargs, sdt_record, &hit);
+	ret = sdt_set_probe(provider, name, nargs, sdt_record, data);
 	if (ret)
 		return ret;
 	u = kunit_kzalloc(test, sizeof(*u), GFP_KERNEL);
 	if (!u) {
-		sdt_disable_probe(provider, name, sdt_record, &hit);
+		sdt_disable_probe(provider, name, sdt_record, data);
 		return -ENOMEM;
 	}
-	*u = (struct sdt_undo){ .provider = provider, .name = name, .data = &hit };
+	*u = (struct sdt_undo){ .provider = provider, .name = name, .data = data };
 	return kunit_add_action_or_reset(test, sdt_undo, u);
+}
+
+/* The same with the suite's own record, hit. */
+static int sdt_kset(struct kunit *test, const char *provider, const char *name,
+		    int nargs)
+{
+	return sdt_kset_data(test, provider, name, nargs, &hit);
 }
 
 static void sdt_check_c_site(struct kunit *test)
@@ -612,8 +619,7 @@ static void sdt_test_thunk_probes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
 	one = sdt_site_call_dest(addr);
 
-	KUNIT_ASSERT_EQ(test, sdt_set_probe("kunit", "c_site", 5, sdt_record,
-					    &hit2), 0);
+	KUNIT_ASSERT_EQ(test, sdt_kset_data(test, "kunit", "c_site", 5, &hit2), 0);
 	KUNIT_EXPECT_EQ(test, sdt_site_info("kunit:c_site", &addr,
 					    &(unsigned int){0}), 4);
 	KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
@@ -662,8 +668,7 @@ static void sdt_test_thunk_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
 	sdt_check_c_site(test);
 
-	KUNIT_ASSERT_EQ(test, sdt_set_probe("kunit", "c_site", 5, sdt_record,
-					    &hit2), 0);
+	KUNIT_ASSERT_EQ(test, sdt_kset_data(test, "kunit", "c_site", 5, &hit2), 0);
 	KUNIT_EXPECT_EQ(test, sdt_site_info("kunit:c_site", &addr,
 					    &(unsigned int){0}), 3);
 	KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
@@ -679,8 +684,7 @@ static void sdt_test_thunk_refused(struct kunit *test)
 						&hit2), 0);
 	KUNIT_EXPECT_EQ(test, sdt_site_info("kunit:c_site", &addr,
 					    &(unsigned int){0}), 0);
-	KUNIT_ASSERT_EQ(test, sdt_set_probe("kunit", "c_site", 5, sdt_record,
-					    &hit), 0);
+	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "c_site", 5), 0);
 	KUNIT_EXPECT_EQ(test, sdt_site_info("kunit:c_site", &addr,
 					    &(unsigned int){0}), 4);
 	KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
