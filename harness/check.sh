@@ -152,6 +152,17 @@ if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/$KIMAGE" ]; then
 	guest_ran=1
 	# The guest's test programs: static host binaries.
 	guest_tools || failt "host/guest-tools"
+	# The walk-throughs of Documentation/trace/markers.rst, as guest
+	# scripts for the tools boot (guest/tests/57-walkthrough-*.sh):
+	# passed to that boot only, so that an edit of the guide reruns it
+	# and no other.
+	GUEST_WALKS=
+	mkdir -p "$B/walkthroughs"
+	for wt in $(cd "$TOP" && python3 harness/walkthrough.py Documentation/trace/markers.rst); do
+		(cd "$TOP" && python3 harness/walkthrough.py Documentation/trace/markers.rst "$wt") \
+			> "$B/walkthroughs/walkthrough-$wt.sh" || failt "host/walkthrough-$wt"
+		GUEST_WALKS="$GUEST_WALKS $B/walkthroughs/walkthrough-$wt.sh"
+	done
 fi
 # What each boot runs: $B/check-parts$SFX/NAME/check-part, the file its guest
 # reads (harness/guest/check.sh).
@@ -223,7 +234,7 @@ run_job() {
 		GUEST_APPEND="preempt=full" \
 		boot "$w" check-tools "$LOGS/check-tools-guest.log" -T -t 1200 \
 			"$TOP/harness/guest/check.sh" "$parts/tools/check-part" \
-			$GUEST_TOOLS ;;
+			$GUEST_TOOLS $GUEST_WALKS ;;
 	boot/boot-param)
 		GUEST_APPEND="preempt=none markers.enable=module_*,subsys_open,sdt_example:read,[bad" \
 			boot "$w" boot-param "$LOGS/boot-param-guest.log" -t 300 \
