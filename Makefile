@@ -68,9 +68,10 @@ patches: graft
 series-build: graft
 	@$(H)/series-build.sh
 
+# TOOLS=1: with Debian's perf and bpftrace (x86_64).
 run: build
-	@test -n "$(SCRIPT)" || { echo 'usage: make run SCRIPT=guest.sh FILES="a.ko b.txt"' >&2; exit 2; }
-	@$(H)/run.sh -t 1800 -l build/logs/run.log "$(SCRIPT)" $(FILES)
+	@test -n "$(SCRIPT)" || { echo 'usage: make run SCRIPT=guest.sh FILES="a.ko b.txt" [TOOLS=1]' >&2; exit 2; }
+	@$(H)/run.sh $(if $(TOOLS),-T) -t 1800 -l build/logs/run.log "$(SCRIPT)" $(FILES)
 
 shell: build
 	@$(H)/run.sh -T -i

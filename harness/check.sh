@@ -152,13 +152,14 @@ if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/$KIMAGE" ]; then
 	guest_ran=1
 	# The guest's test programs: static host binaries.
 	guest_tools || failt "host/guest-tools"
-	# The walk-throughs of Documentation/trace/markers.rst, as guest
+	# The guest walk-throughs of Documentation/trace/markers.rst, as
 	# scripts for the tools boot (guest/tests/57-walkthrough-*.sh):
 	# passed to that boot only, so that an edit of the guide reruns it
 	# and no other.
 	GUEST_WALKS=
 	mkdir -p "$B/walkthroughs"
-	for wt in $(cd "$TOP" && python3 harness/walkthrough.py Documentation/trace/markers.rst); do
+	for wt in $(cd "$TOP" && python3 harness/walkthrough.py Documentation/trace/markers.rst |
+		    sed -n 's/ guest$//p'); do
 		(cd "$TOP" && python3 harness/walkthrough.py Documentation/trace/markers.rst "$wt") \
 			> "$B/walkthroughs/walkthrough-$wt.sh" || failt "host/walkthrough-$wt"
 		GUEST_WALKS="$GUEST_WALKS $B/walkthroughs/walkthrough-$wt.sh"

@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The walk-throughs of Documentation/trace/markers.rst, as guest jobs.
+"""The walk-throughs of Documentation/trace/markers.rst, as test scripts.
 
-A walk-through is a literal block preceded by the comment
+A walk-through is made of the literal blocks that follow a comment
 ".. walk-through: NAME" (several blocks may share a NAME: they run in
-order). In it, a line ":#> COMMAND" (after the block's indentation) is a
-command, run as root in the guest's shell, in one shell for the whole
-walk-through (a cd or a variable carries over); the lines after it, up to
-the next command, are lines its output (stdout and stderr) must contain,
-each a whole line, where "..." stands for any text. A command must exit 0.
+document order), in one shell (a cd or a variable carries over):
 
-  walkthrough.py RST              the names, one a line
-  walkthrough.py RST NAME         the guest script of NAME, on stdout
+- in a command block, a line ":#> COMMAND" is a command run as root in
+  the guest (a guest walk-through), a line "$ COMMAND" one run on the
+  host (a host walk-through, in a directory of its own, with MARKERS set
+  to the repository); the lines after a command, up to the next one, are
+  lines its output (stdout and stderr) must have, each a whole line,
+  "..." standing for any text. Each command must exit 0;
+- a comment ".. walk-through: NAME file PATH" makes the next literal
+  block the file PATH (relative to the shell's directory at that point).
+
+  walkthrough.py RST              "NAME guest" or "NAME host", one a line
+  walkthrough.py RST NAME         the script of NAME, on stdout
 
 The script prints each command and its output, "WALK-FAIL: ..." for each
 command that did not do what the guide shows, and at the end
@@ -21,29 +26,30 @@ import re
 import sys
 
 ERE_SPECIAL = set('.[]()*+?{}|^$\\')
+PROMPTS = {':#> ': 'guest', '$ ': 'host'}
 
 
 def ere(line):
     """An ERE for a whole line of output, "..." matching anything."""
-    parts = line.split('...')
-    esc = ['' .join('\\' + c if c in ERE_SPECIAL else c for c in p) for p in parts]
+    esc = [''.join('\\' + c if c in ERE_SPECIAL else c for c in p)
+           for p in line.split('...')]
     return '^' + '.*'.join(esc) + '$'
 
 
 def blocks(path):
-    """(name, [lines of the literal block, indentation removed])."""
+    """[(name, file path or None, [lines of the block, unindented])]."""
     lines = open(path, encoding='utf-8').read().split('\n')
     out = []
     i = 0
     while i < len(lines):
-        m = re.match(r'^\.\. walk-through: ([a-z0-9-]+)\s*$', lines[i])
+        m = re.match(r'^\.\. walk-through: ([a-z0-9-]+)(?: file (\S+))?\s*$', lines[i])
         if not m:
             i += 1
             continue
-        name = m.group(1)
+        name, fpath = m.group(1), m.group(2)
         i += 1
-        # The next literal block: a line ending in "::", a blank line,
-        # then the indented lines.
+        # The next literal block: after a line ending in "::" and the
+        # blank lines after it, the indented lines.
         while i < len(lines) and not lines[i].rstrip().endswith('::'):
             i += 1
         i += 1
@@ -58,55 +64,78 @@ def blocks(path):
         if not body:
             sys.exit(f'{path}: walk-through {name}: no literal block after it')
         indent = re.match(r'^[ \t]*', body[0]).group(0)
-        out.append((name, [b[len(indent):] if b.startswith(indent) else b.strip()
-                           for b in body]))
+        out.append((name, fpath, [b[len(indent):] if b.startswith(indent) else b.strip()
+                                  for b in body]))
     return out
+
+
+def kind(path, name):
+    kinds = set()
+    for n, fpath, body in blocks(path):
+        if n == name and fpath is None:
+            kinds |= {k for p, k in PROMPTS.items() for line in body if line.startswith(p)}
+    if len(kinds) != 1:
+        sys.exit(f'{path}: walk-through {name}: commands of {sorted(kinds) or "no"} kind')
+    return kinds.pop()
 
 
 def shq(s):
     return "'" + s.replace("'", "'\\''") + "'"
 
 
+RUNNER = r'''nrun=0 nbad=0 out=${TMPDIR:-/tmp}/walk.$$
+run() {
+	_c=$1
+	shift
+	echo "PROMPT$_c"
+	nrun=$((nrun + 1))
+	eval "$_c" > "$out" 2>&1
+	_rc=$?
+	cat "$out"
+	if [ $_rc != 0 ]; then
+		echo "WALK-FAIL: exit status $_rc: $_c"
+		nbad=$((nbad + 1))
+		return
+	fi
+	for _re in "$@"; do
+		grep -Eq -- "$_re" "$out" && continue
+		echo "WALK-FAIL: no line matches '$_re': $_c"
+		nbad=$((nbad + 1))
+	done
+}'''
+
+
 def script(path, name):
+    k = kind(path, name)
+    prompt = [p for p, kk in PROMPTS.items() if kk == k][0]
+    out = ['#!/bin/sh',
+           f'# Made by harness/walkthrough.py from {path}: walk-through {name} ({k}).',
+           RUNNER.replace('PROMPT', prompt)]
     steps = []
-    for n, body in blocks(path):
+
+    def flush():
+        for cmd, res in steps:
+            out.append('run ' + ' '.join(shq(x) for x in [cmd] + res))
+        steps.clear()
+
+    for n, fpath, body in blocks(path):
         if n != name:
             continue
+        if fpath:
+            flush()
+            out.append(f'mkdir -p "$(dirname {shq(fpath)})" && cat > {shq(fpath)} <<\'WALK_EOF\'')
+            out.extend(body)
+            out.append('WALK_EOF')
+            continue
         for line in body:
-            if line.startswith(':#> '):
-                steps.append((line[4:], []))
+            if line.startswith(prompt):
+                steps.append((line[len(prompt):], []))
             elif not steps:
                 sys.exit(f'{path}: walk-through {name}: output before any command: {line}')
             elif line.strip():
                 steps[-1][1].append(ere(line))
-    if not steps:
-        sys.exit(f'{path}: no walk-through {name}')
-    out = [
-        '#!/bin/sh',
-        f'# Generated by harness/walkthrough.py from {path}: walk-through {name}.',
-        'nrun=0 nbad=0',
-        'run() {',
-        '\t_c=$1',
-        '\tshift',
-        '\techo "#> $_c"',
-        '\tnrun=$((nrun + 1))',
-        '\teval "$_c" > /tmp/walk.out 2>&1',
-        '\t_rc=$?',
-        '\tcat /tmp/walk.out',
-        '\tif [ $_rc != 0 ]; then',
-        '\t\techo "WALK-FAIL: exit status $_rc: $_c"',
-        '\t\tnbad=$((nbad + 1))',
-        '\t\treturn',
-        '\tfi',
-        '\tfor _re in "$@"; do',
-        '\t\tgrep -Eq -- "$_re" /tmp/walk.out && continue',
-        '\t\techo "WALK-FAIL: no line matches \'$_re\': $_c"',
-        '\t\tnbad=$((nbad + 1))',
-        '\tdone',
-        '}',
-    ]
-    for cmd, res in steps:
-        out.append('run ' + ' '.join(shq(x) for x in [cmd] + res))
+        flush()
+    out.append('rm -f "$out"')
     out.append(f'echo "walk-through {name}: $nrun commands, $nbad failed"')
     out.append('exit $((nbad > 0))')
     return '\n'.join(out) + '\n'
@@ -115,10 +144,11 @@ def script(path, name):
 def main():
     if len(sys.argv) == 2:
         seen = []
-        for n, _ in blocks(sys.argv[1]):
+        for n, _, _ in blocks(sys.argv[1]):
             if n not in seen:
                 seen.append(n)
-        print('\n'.join(seen))
+        for n in seen:
+            print(n, kind(sys.argv[1], n))
     elif len(sys.argv) == 3:
         sys.stdout.write(script(sys.argv[1], sys.argv[2]))
     else:
