@@ -68,13 +68,15 @@ patches: graft
 series-build: graft
 	@$(H)/series-build.sh
 
-# TOOLS=1: with Debian's perf and bpftrace (x86_64).
+# TOOLS=1: with Debian's perf and bpftrace (x86_64; run.sh refuses it on
+# arm64).
 run: build
 	@test -n "$(SCRIPT)" || { echo 'usage: make run SCRIPT=guest.sh FILES="a.ko b.txt" [TOOLS=1]' >&2; exit 2; }
 	@$(H)/run.sh $(if $(TOOLS),-T) -t 1800 -l build/logs/run.log "$(SCRIPT)" $(FILES)
 
+# ARCH=arm64: without perf and bpftrace, as make demo.
 shell: build
-	@$(H)/run.sh -T -i
+	@$(H)/run.sh $(if $(filter arm64,$(ARCH)),,-T) -i
 
 # The kbuild output directory, for out-of-tree modules, from the module's
 # directory: make -C "$(make -s -C /path/to/this/repository kdir)" M=$PWD modules
