@@ -236,15 +236,14 @@ run_job() {
 		boot "$w" check-tools "$LOGS/check-tools-guest.log" -T -t 1200 \
 			"$TOP/harness/guest/check.sh" "$parts/tools/check-part" \
 			$GUEST_TOOLS $GUEST_WALKS ;;
+	# The markers.enable= boot, with no preemption, and call depth
+	# tracking (retbleed=stuff) with the SDT suite: one boot, whose
+	# command line both need (a boot's start and its leak scans cost
+	# about 35 s on the debugging kernel).
 	boot/boot-param)
-		GUEST_APPEND="preempt=none markers.enable=module_*,subsys_open,sdt_example:read,[bad" \
-			boot "$w" boot-param "$LOGS/boot-param-guest.log" -t 300 \
-			"$TOP/harness/guest/boot-param.sh" ;;
-	# Call depth tracking (retbleed=stuff) and the SDT suite.
-	boot/retbleed-stuff)
-		GUEST_APPEND="retbleed=force,stuff spectre_v2=retpoline" \
-			boot "$w" retbleed-stuff "$LOGS/retbleed-stuff-guest.log" -t 300 \
-			"$TOP/harness/guest/retbleed-stuff.sh" ;;
+		GUEST_APPEND="preempt=none markers.enable=module_*,subsys_open,sdt_example:read,[bad retbleed=force,stuff spectre_v2=retpoline" \
+			boot "$w" boot-param "$LOGS/boot-param-guest.log" -t 600 \
+			"$TOP/harness/guest/boot-param-retbleed.sh" ;;
 	# Lockdown: the build tree's sdt-example.ko is the unsigned module.
 	boot/lockdown-*)
 		GUEST_APPEND="lockdown=${name#lockdown-} markers.enable=subsys_open" \
@@ -279,7 +278,6 @@ else
 		esac
 	done
 	if [ $guest_ran = 1 ]; then
-		echo "boot retbleed-stuff"
 		echo "boot boot-param"
 		for lv in $lockdown_levels; do echo "boot lockdown-$lv"; done
 	fi
@@ -440,7 +438,6 @@ PY
 		[ "$(boot_rc check-tools)" = 0 ] || tail -n 30 "$LOGS/check-tools-run.txt"
 		boot_verdict guest/tools "$(boot_rc check-tools)" "$tlog" "$since"
 		short_boot boot-param "$(boot_rc boot-param)" "$LOGS/boot-param-guest.log"
-		short_boot retbleed-stuff "$(boot_rc retbleed-stuff)" "$LOGS/retbleed-stuff-guest.log"
 		for lv in $lockdown_levels; do
 			short_boot "lockdown-$lv" "$(boot_rc "lockdown-$lv")" "$LOGS/lockdown-$lv-guest.log"
 		done
@@ -497,7 +494,7 @@ if [ $guest_ran = 1 ] && [ "$KARCH" != arm64 ]; then
 		expect_result "guest/boot-param/$s"
 	done
 	for s in $(sed -n 's/^t \([A-Za-z0-9_]*\)$/\1/p' "$TOP/harness/guest/retbleed-stuff.sh"); do
-		expect_result "guest/retbleed-stuff/$s"
+		expect_result "guest/boot-param/$s"
 	done
 	for lv in $lockdown_levels; do
 		for s in $(sed -n 's/^t \([A-Za-z0-9_]*\)$/\1/p' "$TOP/harness/guest/lockdown.sh"); do
