@@ -71,14 +71,15 @@ unload_new() {
 	done
 }
 # The subsystem's own warnings and errors (pr_warn() and pr_err() with
-# "markers: ", at levels 0 to 4: which the splat scan does not see) that a
-# test's run left in the kernel log, but those its lines "# warns: ERE"
-# name: a test that provokes one says so; any other fails the test.
+# "markers: ", at levels 0 to 4: which the splat scan does not see; not a
+# module's "my_markers: ") that a test's run left in the kernel log, but
+# those its lines "# warns: ERE" name: a test that provokes one says so;
+# any other fails the test.
 # From the line check.sh wrote before the test (busybox's dmesg -r keeps
 # each line's level as "<N>").
 unexpected_warnings() {
 	dmesg -r | awk -v tag="MARKERS-TEST-START $1 $2" \
-		'found && /^<[0-4]>/ && /markers: / { sub(/^<[0-9]>(\[[ 0-9.]*\] )?/, ""); print }
+		'found && /^<[0-4]>/ && /(^|[^A-Za-z0-9_])markers: / { sub(/^<[0-9]>(\[[ 0-9.]*\] )?/, ""); print }
 		 index($0, tag) { found = 1 }' > /tmp/warnings
 	sed -n 's/^# warns: //p' "$3" > /tmp/warns
 	if [ -s /tmp/warns ]; then
