@@ -153,19 +153,25 @@ if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/$KIMAGE" ]; then
 	# The guest's test programs: static host binaries.
 	guest_tools || failt "host/guest-tools"
 	# The guest walk-throughs of Documentation/trace/markers.rst, as
-	# scripts for the tools boot (guest/tests/57-walkthrough-*.sh):
+	# scripts for the tools boot (guest/tests/NN-walkthrough-NAME.sh):
 	# passed to that boot only, so that an edit of the guide reruns it
-	# and no other.
+	# and no other. NAME-guest continues the host's NAME: with the
+	# modules that NAME builds (walkthrough_modules), passed beside it.
 	GUEST_WALKS=
 	mkdir -p "$B/walkthroughs"
-	# (Those a guest test names: NAME-guest continues the host's NAME,
-	# in host/walkthroughs.)
 	for wt in $(cd "$TOP" && python3 harness/walkthrough.py Documentation/trace/markers.rst |
 		    sed -n 's/ guest$//p'); do
-		ls "$TOP"/harness/guest/tests/*-walkthrough-"$wt".sh > /dev/null 2>&1 || continue
+		t=$(ls "$TOP"/harness/guest/tests/*-walkthrough-"$wt".sh 2> /dev/null) || continue
+		[ -n "${LLVM:-}" ] && grep -q '^# gcc-only: ' "$t" && continue
+		[ "$KARCH" = arm64 ] && grep -qx '# needs: run.sh -T' "$t" && continue
 		(cd "$TOP" && python3 harness/walkthrough.py Documentation/trace/markers.rst "$wt") \
 			> "$B/walkthroughs/walkthrough-$wt.sh" || failt "host/walkthrough-$wt"
 		GUEST_WALKS="$GUEST_WALKS $B/walkthroughs/walkthrough-$wt.sh"
+		case $wt in
+		*-guest)
+			kos=$(walkthrough_modules "${wt%-guest}") || failt "host/walkthrough-${wt%-guest}"
+			GUEST_WALKS="$GUEST_WALKS $kos" ;;
+		esac
 	done
 fi
 # What each boot runs: $B/check-parts$SFX/NAME/check-part, the file its guest
@@ -183,6 +189,11 @@ for t in "$TOP"/harness/guest/tests/*.sh; do
 	if [ "$KARCH" = arm64 ] && why=$(sed -n 's/^# arch: x86_64: //p' "$t") && [ -n "$why" ]; then
 		echo "SKIP guest/$n" >> "$results"
 		echo "skipped: guest/$n: x86_64 only: $why"
+		continue
+	fi
+	if [ -n "${LLVM:-}" ] && why=$(sed -n 's/^# gcc-only: //p' "$t") && [ -n "$why" ]; then
+		echo "SKIP guest/$n" >> "$results"
+		echo "skipped: guest/$n: gcc-only: $why"
 		continue
 	fi
 	if [ "$KARCH" = arm64 ] && grep -qx '# needs: run.sh -T' "$t"; then

@@ -148,6 +148,22 @@ console_scan() {
 GUEST_TOOLS=
 GUEST_TOOLS_CFLAGS="-static -O2 -Wall -Wextra -Werror"
 # On arm64 they are cross-built, into $B/tools-arm64.
+# walkthrough_modules NAME: build the modules of the host walk-through
+# NAME of Documentation/trace/markers.rst (harness/walkthrough.py) as
+# host/walkthroughs does, with KDIR set to the test kernel's build
+# directory, and print their paths: for its guest part, NAME-guest. Always
+# in $B/walkthroughs/NAME (a second build there in 2 s, to the same bytes,
+# so that the tools boot's cached result holds); what it printed in
+# $LOGS/walkthrough-NAME-build.log.
+walkthrough_modules() {
+	local d=$B/walkthroughs/$1 s=$B/walkthroughs/walkthrough-$1-host.sh
+	local log=$LOGS/walkthrough-$1-build.log
+	(cd "$TOP" && python3 harness/walkthrough.py Documentation/trace/markers.rst "$1") > "$s" &&
+		mkdir -p "$d" && (cd "$d" && KDIR=$KOBJ bash "$s") > "$log" 2>&1 ||
+		{ echo "walk-through $1: its build failed ($log)" >&2; return 1; }
+	find "$d" -name '*.ko' | sort | grep . ||
+		{ echo "walk-through $1: built no module" >&2; return 1; }
+}
 guest_tools() {
 	local c t key cc=gcc dir=$B/tools
 	[ "$KARCH" != arm64 ] || { cc=aarch64-linux-gnu-gcc; dir=$B/tools-arm64; }

@@ -231,3 +231,19 @@ fault_setup() {
 	echo N > /sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem
 	echo 0 > /sys/kernel/debug/fail_page_alloc/min-order
 }
+# walkthrough NAME: run /extra/walkthrough-NAME.sh, the walk-through NAME
+# of Documentation/trace/markers.rst that harness/walkthrough.py made
+# (harness/check.sh passes it to the tools boot), in /extra/, where the
+# modules a host walk-through built are too: every command must exit 0
+# and print the lines the guide shows under it, and the script must end
+# with its tally.
+walkthrough() {
+	w=/extra/walkthrough-$1.sh
+	[ -f "$w" ] || fail "no $w (harness/check.sh makes it)"
+	(cd /extra && sh "$w") > /tmp/walk.log 2>&1
+	wrc=$?
+	cat /tmp/walk.log
+	[ $wrc = 0 ] || fail "the walk-through failed (WALK-FAIL lines above)"
+	grep -q "^walk-through $1: [0-9]* commands, 0 failed\$" /tmp/walk.log ||
+		fail "the walk-through did not end with its tally"
+}
