@@ -15,6 +15,9 @@ document order), in one shell (a cd or a variable carries over):
 - a comment ".. walk-through: NAME file PATH" makes the next literal
   block the file PATH (relative to the shell's directory at that point).
 
+In a Markdown file (*.md), the comment is "<!-- walk-through: NAME -->"
+(or "... file PATH -->") and the block the next fenced one (```).
+
   walkthrough.py RST              "NAME guest" or "NAME host", one a line
   walkthrough.py RST NAME         the script of NAME, on stdout
 
@@ -36,9 +39,33 @@ def ere(line):
     return '^' + '.*'.join(esc) + '$'
 
 
+def md_blocks(path, lines):
+    """blocks() of a Markdown file: each comment's next fenced block."""
+    out = []
+    i = 0
+    while i < len(lines):
+        m = re.match(r'^<!-- walk-through: ([a-z0-9-]+)(?: file (\S+))? -->\s*$', lines[i])
+        i += 1
+        if not m:
+            continue
+        while i < len(lines) and not lines[i].startswith('```'):
+            i += 1
+        body = []
+        i += 1
+        while i < len(lines) and not lines[i].startswith('```'):
+            body.append(lines[i])
+            i += 1
+        if not body:
+            sys.exit(f'{path}: walk-through {m.group(1)}: no fenced block after it')
+        out.append((m.group(1), m.group(2), body))
+    return out
+
+
 def blocks(path):
     """[(name, file path or None, [lines of the block, unindented])]."""
     lines = open(path, encoding='utf-8').read().split('\n')
+    if path.endswith('.md'):
+        return md_blocks(path, lines)
     out = []
     i = 0
     while i < len(lines):
@@ -152,7 +179,7 @@ def main():
     elif len(sys.argv) == 3:
         sys.stdout.write(script(sys.argv[1], sys.argv[2]))
     else:
-        sys.exit('usage: walkthrough.py RST [NAME]')
+        sys.exit('usage: walkthrough.py RST|MD [NAME]')
 
 
 if __name__ == '__main__':

@@ -19,7 +19,27 @@ grep -q "no git identity to sign the patches off with" "$LOGS/series-noident.txt
 	{ cat "$LOGS/series-noident.txt"; echo "make patches failed without saying why"; exit 1; }
 echo "make patches without a git identity: refused, as it should be"
 series_identity
-python3 "$TOP/harness/series.py" generate > "$LOGS/series-generate.txt"
-n=$(grep -c '/0[0-9][0-9][0-9]-' "$LOGS/series-generate.txt")
+# The guide "The series on your own tree" (harness/README.md) word for
+# word, in its two steps: make patches (walk-through series-patches),
+# then, on a git tree of the source at its 6.12 commit (a branch of the
+# one make patches works in: series.py check leaves it on its own
+# branch, and resets it the next time), git am (series-am).
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# walk STEP: the walk-through STEP, its output in build/logs.
+walk() {
+	local log=$LOGS/walkthrough-$1.log
+	python3 "$TOP/harness/walkthrough.py" "$TOP/harness/README.md" "$1" > "$tmp/$1.sh"
+	if ! (cd "$tmp" && MARKERS=$TOP LINUX=$B/series/tree TMPDIR=$tmp bash "$1.sh") > "$log" 2>&1; then
+		cat "$log"
+		echo "the walk-through $1 of harness/README.md failed"
+		exit 1
+	fi
+	tail -n 1 "$log"
+}
+walk series-patches
+n=$(grep -c '/0[0-9][0-9][0-9]-' "$LOGS/walkthrough-series-patches.log")
 echo "make patches: $n files in build/patches (cover letter included)"
 python3 "$TOP/harness/series.py" check
+git -C "$B/series/tree" checkout -q -f -B guide v6.12-base
+walk series-am
