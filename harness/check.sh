@@ -99,7 +99,7 @@ host_test() {
 #    and 53 do.
 main_parts=(
 	"kunit 0* 1* 2* 3* 40* 42* 43* 44*"
-	"4[5-9]* 5[01]* 9*"
+	"4[5-9]* 5[01]* 6* 9*"
 	"*"
 )
 # ARCH=arm64: the arm64 kernel's own tests, on two boots: the KUnit
@@ -147,6 +147,7 @@ glog=$LOGS/check-guest.log
 bstat=$LOGS/boot-status.txt
 lockdown_levels="integrity confidentiality"
 guest_ran=0
+GUIDE_TESTS=
 : > "$bstat"
 if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/$KIMAGE" ]; then
 	guest_ran=1
@@ -173,6 +174,19 @@ if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/$KIMAGE" ]; then
 			GUEST_WALKS="$GUEST_WALKS $kos" ;;
 		esac
 	done
+	# The guest tests of harness/README.md's guide (a walk-through's file
+	# harness/guest/tests/NN-NAME.sh), as the guide writes them: tests
+	# like the tree's (below), passed in /extra/ to the boot that runs
+	# them.
+	rm -rf "$B/guide-tests$SFX"
+	mkdir -p "$B/guide-tests$SFX"
+	while read -r wt _ path; do
+		case $path in harness/guest/tests/[0-9][0-9]-*.sh) ;; *) continue ;; esac
+		[ ! -e "$TOP/$path" ] || failt "host/guide-test-$wt ($path is in the tree too)"
+		(cd "$TOP" && python3 harness/walkthrough.py harness/README.md "$wt" "$path") \
+			> "$B/guide-tests$SFX/${path##*/}" || failt "host/guide-test-$wt"
+		GUIDE_TESTS="$GUIDE_TESTS $B/guide-tests$SFX/${path##*/}"
+	done < <(cd "$TOP" && python3 harness/walkthrough.py harness/README.md | grep ' file ')
 fi
 # What each boot runs: $B/check-parts$SFX/NAME/check-part, the file its guest
 # reads (harness/guest/check.sh).
@@ -182,9 +196,10 @@ rm -rf "$parts"
 for p in tools $(seq -f 'main-%g' "$nparts"); do
 	mkdir -p "$parts/$p"
 	: > "$parts/$p/check-part"
+	: > "$parts/$p/guide-tests"
 done
 echo kunit > "$parts/main-1/check-part"
-for t in "$TOP"/harness/guest/tests/*.sh; do
+for t in "$TOP"/harness/guest/tests/*.sh $GUIDE_TESTS; do
 	n=$(basename "$t" .sh)
 	if [ "$KARCH" = arm64 ] && why=$(sed -n 's/^# arch: x86_64: //p' "$t") && [ -n "$why" ]; then
 		echo "SKIP guest/$n" >> "$results"
@@ -201,8 +216,10 @@ for t in "$TOP"/harness/guest/tests/*.sh; do
 		echo "skipped: guest/$n: x86_64 only: it runs the host's perf and bpftrace"
 		continue
 	fi
+	case $t in "$B/guide-tests$SFX"/*) guide=$t ;; *) guide= ;; esac
 	if grep -qx '# needs: run.sh -T' "$t"; then
 		echo "$n" >> "$parts/tools/check-part"
+		echo "$guide" >> "$parts/tools/guide-tests"
 		continue
 	fi
 	i=0
@@ -214,6 +231,7 @@ for t in "$TOP"/harness/guest/tests/*.sh; do
 		done
 	done
 	echo "$n" >> "$parts/main-$i/check-part"
+	echo "$guide" >> "$parts/main-$i/guide-tests"
 done
 # boot W NAME LOG [run.sh options and job]: one boot on worker W, its
 # output in LOGS/NAME-run.txt, its status in $bstat.
@@ -244,12 +262,12 @@ run_job() {
 		boot "$w" "$name" "$LOGS/check-guest-${name#main-}.log" \
 			-t "${CHECK_TIMEOUT:-1800}" "$TOP/harness/guest/check.sh" \
 			"$expected" "$parts/$name/check-part" \
-			$GUEST_TOOLS ;;
+			$GUEST_TOOLS $(cat "$parts/$name/guide-tests") ;;
 	boot/tools)
 		GUEST_APPEND="preempt=full" \
 		boot "$w" check-tools "$LOGS/check-tools-guest.log" -T -t 1200 \
 			"$TOP/harness/guest/check.sh" "$parts/tools/check-part" \
-			$GUEST_TOOLS $GUEST_WALKS ;;
+			$GUEST_TOOLS $GUEST_WALKS $(cat "$parts/tools/guide-tests") ;;
 	# The markers.enable= boot, with no preemption, and call depth
 	# tracking (retbleed=stuff) with the SDT suite: one boot, whose
 	# command line both need (a boot's start and its leak scans cost
@@ -499,7 +517,7 @@ else
 	done
 fi
 if [ $guest_ran = 1 ]; then
-	for t in "$TOP"/harness/guest/tests/*.sh; do
+	for t in "$TOP"/harness/guest/tests/*.sh $GUIDE_TESTS; do
 		expect_result "guest/$(basename "$t" .sh)"
 	done
 fi

@@ -18,8 +18,11 @@ document order), in one shell (a cd or a variable carries over):
 In a Markdown file (*.md), the comment is "<!-- walk-through: NAME -->"
 (or "... file PATH -->") and the block the next fenced one (```).
 
-  walkthrough.py RST              "NAME guest" or "NAME host", one a line
+  walkthrough.py RST              "NAME guest" or "NAME host", one a line;
+                                  "NAME file PATH" for a file alone
   walkthrough.py RST NAME         the script of NAME, on stdout
+  walkthrough.py RST NAME PATH    the file PATH of NAME, on stdout (a
+                                  walk-through may be a file alone)
 
 The script prints each command and its output, "WALK-FAIL: ..." for each
 command that did not do what the guide shows, and at the end
@@ -171,15 +174,28 @@ def script(path, name):
 def main():
     if len(sys.argv) == 2:
         seen = []
-        for n, _, _ in blocks(sys.argv[1]):
-            if n not in seen:
+        files = []
+        for n, fpath, _ in blocks(sys.argv[1]):
+            if fpath is None and n not in seen:
                 seen.append(n)
+            elif fpath is not None:
+                files.append((n, fpath))
         for n in seen:
             print(n, kind(sys.argv[1], n))
+        for n, fpath in files:
+            if n not in seen:
+                print(n, 'file', fpath)
     elif len(sys.argv) == 3:
         sys.stdout.write(script(sys.argv[1], sys.argv[2]))
+    elif len(sys.argv) == 4:
+        files = [body for n, fpath, body in blocks(sys.argv[1])
+                 if n == sys.argv[2] and fpath == sys.argv[3]]
+        if len(files) != 1:
+            sys.exit(f'{sys.argv[1]}: walk-through {sys.argv[2]}: '
+                     f'{len(files)} files {sys.argv[3]}')
+        sys.stdout.write('\n'.join(files[0]) + '\n')
     else:
-        sys.exit('usage: walkthrough.py RST|MD [NAME]')
+        sys.exit('usage: walkthrough.py RST|MD [NAME [PATH]]')
 
 
 if __name__ == '__main__':
