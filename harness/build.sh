@@ -7,6 +7,11 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$KOBJ" "$LOGS"
+# One build at a time in a build directory: make check builds the UP
+# kernel beside the test kernel (harness/build-beside.sh), and its host
+# test builds it again.
+exec 9> "$KOBJ.lock"
+flock 9
 CLOG=$LOGS/config$SFX.log
 
 # Configuration is redone only when its inputs changed: the fragment, any
