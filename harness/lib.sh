@@ -27,9 +27,16 @@ case $FLAVOUR in
 test)	SFX=
 	FRAGMENTS="$BASE_FRAGMENTS $CONFIGS/markers-test.config"
 	# The checkers: on the GCC x86_64 test kernel (see
-	# markers-debug.config for why not on the clang and arm64 ones).
-	[ -n "${LLVM:-}" ] || [ "$KARCH" = arm64 ] ||
-		FRAGMENTS="$FRAGMENTS $CONFIGS/markers-debug.config" ;;
+	# markers-debug.config for why not on the clang and arm64 ones);
+	# MARKERS_DEBUG=1 adds them to those too, in build directories and
+	# logs of their own (-debug): make check ARCH=arm64 MARKERS_DEBUG=1.
+	if [ -z "${LLVM:-}" ] && [ "$KARCH" != arm64 ]; then
+		FRAGMENTS="$FRAGMENTS $CONFIGS/markers-debug.config"
+	elif [ -n "${MARKERS_DEBUG:-}" ]; then
+		SFX=-debug
+		LOGS=$B/logs-debug
+		FRAGMENTS="$FRAGMENTS $CONFIGS/markers-debug.config"
+	fi ;;
 bench)	SFX=-bench
 	FRAGMENTS="$BASE_FRAGMENTS" ;;
 # FLAVOUR=kcsan: the test kernel with KCSAN instead of the checkers of
@@ -53,7 +60,7 @@ esac
 KCC=(CC="ccache gcc")
 if [ -n "${LLVM:-}" ]; then
 	SFX=$SFX-llvm
-	LOGS=$B/logs-llvm
+	LOGS=$LOGS-llvm
 	export PATH=/usr/lib/llvm-19/bin:$PATH
 	KCC=(LLVM=1 CC="ccache clang")
 	FRAGMENTS="$FRAGMENTS $CONFIGS/markers-llvm.config"
