@@ -15,7 +15,10 @@
 #  - it does not name every "config MARKERS*" of Kconfig.marker, or names a
 #    MARKERS* option that Kconfig.marker does not define;
 #  - its targets table does not name exactly the Makefile's targets;
-#  - it is over 120 lines (two screens), or names an issue number.
+#  - it is over 120 lines (two screens), or names an issue number;
+#  - harness/README.md's guide "The series on your own tree" does not
+#    name the version of linux-source-6.12 installed here (the source the
+#    series is made against and tested on).
 # Prints one line per check, with what it compared. It needs only git (or
 # find), grep, sed and awk: it always runs.
 # DOCS_README=FILE (or a first argument) checks FILE in place of
@@ -187,6 +190,16 @@ lines=$(wc -l < "$readme")
 grep -inE 'issues? #?[0-9]' "$readme" > "$tmp/issues"
 while IFS= read -r l; do stale "$R names an issue number: $l"; done < "$tmp/issues"
 echo "size: $R $lines lines (at most 120), $(grep -c . "$tmp/issues") lines naming an issue"
+
+# 7. The base of the series, by its Debian version.
+hr=${DOCS_HARNESS_README:-$TOP/harness/README.md}
+if v=$(dpkg-query -W -f '${Version}' linux-source-6.12 2> /dev/null) && [ -n "$v" ]; then
+	grep -qF "\`linux-source-6.12\` $v " "$hr" ||
+		stale "${hr#"$TOP"/} does not name linux-source-6.12 $v, the source installed here"
+	echo "series base: linux-source-6.12 $v, named in ${hr#"$TOP"/}"
+else
+	stale "no linux-source-6.12 installed: the base of the series cannot be checked"
+fi
 
 if [ "$nstale" -gt 0 ]; then
 	echo "docs: $nstale stale"
