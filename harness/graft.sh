@@ -11,6 +11,11 @@ set -euo pipefail
 	die "no /usr/src/linux-source-6.12.tar.* (run 'make deps')"
 
 mkdir -p "$B"
+# One graft at a time: each rebuilds $B/stage and rewrites the tree from
+# it, and make check runs two host tests that graft (graft-bad-patch, and
+# series through make patches), perhaps at once on its two workers.
+exec 8> "$B/graft.lock"
+flock 8
 stamp="$(stat -c '%n %s %Y' "$TARBALL")"
 if [ ! -f "$B/tarball.stamp" ] || [ "$(cat "$B/tarball.stamp")" != "$stamp" ]; then
 	say "graft: unpacking $TARBALL"
