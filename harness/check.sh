@@ -180,6 +180,11 @@ if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/$KIMAGE" ]; then
 	# them.
 	rm -rf "$B/guide-tests$SFX"
 	mkdir -p "$B/guide-tests$SFX"
+	# (A page walkthrough.py cannot read fails the run: its tests would
+	# vanish from the run without a word.)
+	(cd "$TOP" && python3 harness/walkthrough.py harness/README.md) > "$B/guide-tests$SFX.list" \
+		2> "$B/guide-tests$SFX.err" ||
+		failt "host/guide-tests ($(tail -n 1 "$B/guide-tests$SFX.err"))"
 	while read -r wt _ path; do
 		case $path in harness/guest/tests/[0-9][0-9]-*.sh) ;; *) continue ;; esac
 		[ ! -e "$TOP/$path" ] ||
@@ -187,7 +192,7 @@ if [ "${BUILD_RC:-0}" = 0 ] && [ -f "$KOBJ/$KIMAGE" ]; then
 		(cd "$TOP" && python3 harness/walkthrough.py harness/README.md "$wt" "$path") \
 			> "$B/guide-tests$SFX/${path##*/}" || failt "host/guide-test-$wt"
 		GUIDE_TESTS="$GUIDE_TESTS $B/guide-tests$SFX/${path##*/}"
-	done < <(cd "$TOP" && python3 harness/walkthrough.py harness/README.md | grep ' file ')
+	done < <(grep ' file ' "$B/guide-tests$SFX.list")
 fi
 # What each boot runs: $B/check-parts$SFX/NAME/check-part, the file its guest
 # reads (harness/guest/check.sh).
