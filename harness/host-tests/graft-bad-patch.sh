@@ -1,6 +1,7 @@
 #!/bin/bash
 # A patch that no longer applies fails the graft with a message naming the
-# patch and the file, and leaves the grafted tree as it was.
+# patch and the file, and leaves the grafted tree as it was; two grafts at
+# once both pass.
 # gcc-only: grafting does not depend on the compiler
 set -uo pipefail
 . "$(dirname "$0")/../lib.sh"
@@ -24,3 +25,10 @@ echo "$out" | grep -q 'patch patches/0002-markers-collect-__markers-sections.pat
 "$TOP/harness/graft.sh" > /dev/null 2>&1 || { echo "re-graft failed"; exit 1; }
 "$TOP/harness/graft.sh" 2>&1 | grep -q ', 0 changed since last graft' ||
 	{ echo "re-graft was not incremental"; exit 1; }
+# Two grafts at once (make check's host tests series and this one may
+# run together): each waits for the other, and both pass.
+"$TOP/harness/graft.sh" > /dev/null 2>&1 &
+other=$!
+"$TOP/harness/graft.sh" > /dev/null 2>&1 || { echo "a graft beside another failed"; exit 1; }
+wait "$other" || { echo "a graft beside another failed"; exit 1; }
+echo "two grafts at once: both passed"
