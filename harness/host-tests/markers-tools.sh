@@ -23,15 +23,8 @@ for c in markers-list.c format.c; do
 done
 rc=0
 
-# 1. The catalog of our build against the reference: vmlinux and the
-#    modules of modules.order (stale .ko files of deleted modules linger).
-[ -f "$KOBJ/modules.order" ] || { echo "no $KOBJ/modules.order"; exit 1; }
-objs=("$KOBJ/vmlinux")
-while read -r o; do
-	[ -f "$KOBJ/${o%.o}.ko" ] || { echo "modules.order names $o, but there is no $KOBJ/${o%.o}.ko"; exit 1; }
-	objs+=("$KOBJ/${o%.o}.ko")
-done < <(LC_ALL=C sort "$KOBJ/modules.order")
-"$ML" --catalog "${objs[@]}" > "$LOGS/catalog.txt" || { echo "markers-list --catalog failed"; exit 1; }
+# 1. The catalog of our build (harness/catalog.sh) against the reference.
+"$TOP/harness/catalog.sh" > "$LOGS/catalog.txt" || { echo "harness/catalog.sh failed"; exit 1; }
 # The reference is the GCC build's: clang picks other operands for SDT
 # sites, makes other numbers of copies of a site, and does not unroll the
 # loop of kunit_unroll (markers_kunit's markers_test_unrolled, a skip
@@ -54,8 +47,7 @@ elif ! "$MD" "$TOP/scripts/markers/catalog.ref" "$LOGS/catalog.txt" > "$LOGS/cat
    [ -s "$LOGS/catalog.diff" ]; then
 	echo "the marker catalog differs from scripts/markers/catalog.ref:"
 	cat "$LOGS/catalog.diff"
-	echo "(if intended: build/obj/scripts/markers/markers-list --catalog build/obj/vmlinux" \
-	     "<the .ko files of build/obj/modules.order> > scripts/markers/catalog.ref)"
+	echo "(if intended, make refresh writes the build's catalog to scripts/markers/catalog.ref)"
 	rc=1
 fi
 echo "catalog: $(wc -l < "$LOGS/catalog.txt") markers, $(awk '{ n += $(NF - 2) } END { print n }' "$LOGS/catalog.txt") sites"
