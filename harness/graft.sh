@@ -34,7 +34,7 @@ if [ ! -f "$B/tarball.stamp" ] || [ "$(cat "$B/tarball.stamp")" != "$stamp" ]; t
 fi
 
 PATCHES=${PATCHES:-$TOP/patches}
-stage=$B/stage
+stage=$B/stage.new	# $B/stage once the tree is grafted: the last graft
 rm -rf "$stage"
 mkdir -p "$stage"
 
@@ -80,12 +80,25 @@ while read -r f; do
 	cp "$f" "$stage/$f"
 done < "$B/overlay.list"
 
-# 3. Copy what changed (by content) into the tree; unchanged files keep
+# 3. An edit of a grafted file in the tree (it differs from the last
+#    graft) that this graft would undo (it differs from this one) stops
+#    the graft: make refresh brings edits into the repository.
+if [ -f "$B/grafted.list" ] && [ -d "$B/stage" ]; then
+	lost=$(while read -r f; do
+		[ -f "$KSRC/$f" ] && [ -f "$B/stage/$f" ] || continue
+		cmp -s "$B/stage/$f" "$KSRC/$f" && continue
+		cmp -s "$stage/$f" "$KSRC/$f" 2> /dev/null && continue
+		echo "$f"
+	done < "$B/grafted.list")
+	[ -z "$lost" ] || die "graft: build/linux has edits that grafting would undo, in $(echo $lost): make refresh brings them into the repository (or delete the file to drop its edits)"
+fi
+
+# 4. Copy what changed (by content) into the tree; unchanged files keep
 #    their mtimes. New files get the current time.
 rsync -r --checksum --itemize-changes "$stage/" "$KSRC/" > "$B/graft.changes"
 n=$(grep -c '^>' "$B/graft.changes" || true)
 
-# 4. Files grafted last time but not now: restore pristine, or delete.
+# 5. Files grafted last time but not now: restore pristine, or delete.
 (cd "$stage" && find . -type f | sed 's|^\./||' | sort) > "$B/grafted.list.new"
 if [ -f "$B/grafted.list" ]; then
 	comm -23 "$B/grafted.list" "$B/grafted.list.new" | while read -r f; do
@@ -99,4 +112,6 @@ if [ -f "$B/grafted.list" ]; then
 fi
 mv "$B/grafted.list.new" "$B/grafted.list"
 mv "$B/patched.list.new" "$B/patched.list"
+rm -rf "$B/stage"
+mv "$stage" "$B/stage"
 say "graft: $(wc -l < "$B/grafted.list") files grafted, $n changed since last graft"
