@@ -9,7 +9,7 @@ SCRIPT ?=
 FILES ?=
 
 .PHONY: all deps graft build check stress kcsan demo bench tools lint run shell kdir clean help
-.PHONY: patches series-build
+.PHONY: patches series-build refresh
 
 all: build
 
@@ -64,6 +64,12 @@ lint: graft
 # harness/series.def says, with a cover letter: build/patches/.
 patches: graft
 	@python3 $(H)/series.py generate
+
+# Edits of build/linux back into the repository (a new patch of patches/
+# for the kernel's own files: NAME=, MSG=), then graft, build and rewrite
+# scripts/markers/catalog.ref.
+refresh: deps
+	@$(H)/refresh.sh
 
 # Build the kernel at every patch of the series; names the first failure.
 series-build: graft
