@@ -293,8 +293,8 @@ main_smp=4 main_accel=tcg,thread=single
 [ "$KARCH" != arm64 ] || { main_smp=2; main_accel=tcg,thread=multi; }
 # The queue, longest job first (GCC test kernel, build/logs/jobs.txt of a
 # cold run: the main parts and series-objects 7 to 11 minutes, up-kernel
-# 4 (its build), the tools boot 3.5, series 1; the other host tests and
-# the short boots a minute or less).
+# 4 (its build), the tools boot 3.5, series and add-site 1; the other
+# host tests and the short boots a minute or less).
 queue=$LOGS/queue.txt
 if [ "$KARCH" = arm64 ]; then
 	[ $guest_ran = 0 ] || seq -f 'boot main-%g' "$nparts"
@@ -308,9 +308,10 @@ else
 	fi
 	echo "host up-kernel"
 	echo "host series"
+	echo "host add-site"
 	[ $guest_ran = 0 ] || echo "boot tools"
 	for t in "$TOP"/harness/host-tests/*.sh; do
-		case " series series-objects up-kernel $arm64_only_host_tests " in
+		case " series series-objects up-kernel add-site $arm64_only_host_tests " in
 		*" $(basename "$t" .sh) "*) ;;
 		*) echo "host $(basename "$t" .sh)" ;;
 		esac
