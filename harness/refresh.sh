@@ -12,7 +12,8 @@
 #    patches/NNNN-NAME.patch (NNNN the next number), applied after the
 #    others: patches/series lists it, and harness/series.def makes it a
 #    patch of the series of its own, before the MAINTAINERS patch, with
-#    the subject (first line) and body (after a blank line) of FILE;
+#    the subject (first line) and body (after a blank line) of FILE,
+#    signed off by the git identity (as make patches does);
 #  - the tree is grafted again (the new patch must reproduce the edits
 #    exactly), the test kernel is built, and its marker catalog written to
 #    scripts/markers/catalog.ref.
@@ -121,6 +122,9 @@ else
 		die "refresh: $MSG: a commit message is a subject line, a blank line, then the body"
 	grep -qxF "patch: $subject" "$TOP/harness/series.def" &&
 		die "refresh: harness/series.def has a patch \"$subject\" already"
+	ident=$(git -C "$TOP" var GIT_AUTHOR_IDENT 2> /dev/null | sed 's/ [0-9]* [-+][0-9]*$//' || true)
+	[ -n "$ident" ] ||
+		die "refresh: no git identity for the patch's From: and Signed-off-by: (git config user.name and user.email)"
 	last=$(ls "$TOP"/patches | sed -n 's/^\([0-9]\{4\}\)-.*\.patch$/\1/p' | sort -n | tail -n 1)
 	pname=$(printf '%04d' $((10#${last:-0} + 1)))-$NAME.patch
 fi
@@ -134,9 +138,12 @@ done
 if [ ${#patched[@]} != 0 ]; then
 	created+=("patches/$pname")
 	{
+		echo "From: $ident"
 		echo "Subject: [PATCH] $subject"
 		echo
 		sed -n '3,$p' "$MSG"
+		echo
+		echo "Signed-off-by: $ident"
 		echo "---"
 		for f in "${patched[@]}"; do
 			a=a/$f ref=$tmp/ref/$f rc=0

@@ -6,7 +6,8 @@
 # it, in a mount namespace of its own), so that the guide's commands
 # graft, build and write patches/, harness/series.def and the catalog as
 # they would here, starting from make check's build, and nothing they
-# write is seen outside. Then, in the same view, what make refresh and
+# write is seen outside. Then, in the same view: the new patch passes
+# checkpatch --strict as make lint runs it; and what make refresh and
 # make graft must refuse: an edit of a patched file that the graft would
 # undo, a bad NAME, a patch that does not build; each changes nothing in
 # the repository, and build/linux keeps the edit.
@@ -35,6 +36,14 @@ fi
 echo "$(tail -n 1 "$log")"
 cd "$top"
 rc=0
+# The new patch is one make lint passes: checkpatch --strict, as lint.sh.
+p=$(ls patches/*-exec-done.patch)
+if out=$(cd build/linux && perl scripts/checkpatch.pl --strict --no-tree --quiet --show-types \
+		--terse --typedefsfile "$top/harness/checkpatch.typedefs" "$top/$p" 2>&1); then
+	echo "checkpatch --strict: $p clean"
+else
+	echo "checkpatch --strict on $p:"; echo "$out"; rc=1
+fi
 state() { git status --porcelain; sha256sum patches/* harness/series.def scripts/markers/catalog.ref; }
 state > "$tmp/state.0"
 same() {
