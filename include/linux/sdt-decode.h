@@ -99,6 +99,12 @@ struct sdt_thunk_call {
 	void *site;			/* the site: where a branch returns */
 };
 
+/*
+ * The memory of one thunk: the page that starts at the address
+ * arch_sdt_thunk_make() returns (kernel_text_address() knows it).
+ */
+#define SDT_THUNK_SIZE	PAGE_SIZE
+
 #ifdef CONFIG_HAVE_ARCH_MARKERS_SDT_CALL
 const char *arch_sdt_thunk_why(const struct sdt_prog *prog);
 void *arch_sdt_thunk_make(const struct sdt_prog *prog,

@@ -90,6 +90,7 @@ int sdt_set_probe(const char *provider, const char *name, int nargs,
 		  sdt_probe_func *probe, void *probe_data);
 int sdt_disable_probe(const char *provider, const char *name,
 		      sdt_probe_func *probe, void *probe_data);
+bool is_sdt_thunk_address(unsigned long addr);
 
 /*
  * The site (the arch's NOP, <asm/sdt.h>), its __markers record, its note,
@@ -298,6 +299,11 @@ static inline int sdt_disable_probe(const char *provider, const char *name,
 				    sdt_probe_func *probe, void *probe_data)
 {
 	return -EOPNOTSUPP;
+}
+
+static inline bool is_sdt_thunk_address(unsigned long addr)
+{
+	return false;
 }
 
 #define SDT_PROBE(...)			do { } while (0)

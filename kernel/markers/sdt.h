@@ -11,6 +11,7 @@
 #include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/percpu.h>
+#include <linux/rbtree_latch.h>
 #include <linux/rcupdate.h>
 #include <linux/sdt-decode.h>
 #include <linux/workqueue.h>
@@ -27,6 +28,7 @@ struct sdt_thunk {
 	void *code;
 	bool live;
 	struct list_head retired;	/* in sdt_thunks_retired */
+	struct latch_tree_node lnode;	/* in sdt_thunk_tree, by @code */
 	struct rcu_head rcu;
 	struct work_struct free_work;
 };

@@ -9,15 +9,21 @@
  * This file says what it calls, and when its memory may go: a thunk that
  * a change retires (sdt_thunk_retire()) stops calling probes before the
  * change's grace period and is freed after an RCU-tasks grace period
- * (sdt_thunks_kill()).
+ * (sdt_thunks_kill()). And it knows where the thunks are: from before
+ * its site can call it until no task can be in it, a thunk is text to
+ * kernel_text_address() (is_sdt_thunk_address()), so that an unwinder
+ * walks through it to the site's function and its callers.
  */
 
 #include <kunit/visibility.h>
 #include <linux/atomic.h>
 #include <linux/percpu.h>
+#include <linux/rbtree_latch.h>
 #include <linux/rcupdate.h>
+#include <linux/sdt.h>
 #include <linux/sdt-decode.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
 #include "internal.h"
@@ -25,6 +31,81 @@
 
 /* Thunks retired by the change under way; under marker_mutex. */
 static LIST_HEAD(sdt_thunks_retired);
+
+/*
+ * The thunks by address, for is_sdt_thunk_address(), which may run in
+ * any context, NMI included: a latch tree (as modules' and BPF
+ * programs' are), read under RCU, written under sdt_thunk_tree_lock
+ * (from sdt_thunk_make() under marker_mutex, and from an RCU callback).
+ * A thunk erased from it is freed after a normal grace period, so a
+ * reader that found it never reads freed memory.
+ */
+static struct latch_tree_root sdt_thunk_tree;
+static DEFINE_SPINLOCK(sdt_thunk_tree_lock);
+
+static __always_inline unsigned long sdt_thunk_start(struct latch_tree_node *n)
+{
+	return (unsigned long)container_of(n, struct sdt_thunk, lnode)->code;
+}
+
+static __always_inline bool sdt_thunk_less(struct latch_tree_node *a,
+					   struct latch_tree_node *b)
+{
+	return sdt_thunk_start(a) < sdt_thunk_start(b);
+}
+
+static __always_inline int sdt_thunk_comp(void *key, struct latch_tree_node *n)
+{
+	unsigned long addr = (unsigned long)key, start = sdt_thunk_start(n);
+
+	if (addr < start)
+		return -1;
+	if (addr >= start + SDT_THUNK_SIZE)
+		return 1;
+	return 0;
+}
+
+static const struct latch_tree_ops sdt_thunk_tree_ops = {
+	.less = sdt_thunk_less,
+	.comp = sdt_thunk_comp,
+};
+
+static void sdt_thunk_tree_insert(struct sdt_thunk *th)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&sdt_thunk_tree_lock, flags);
+	latch_tree_insert(&th->lnode, &sdt_thunk_tree, &sdt_thunk_tree_ops);
+	spin_unlock_irqrestore(&sdt_thunk_tree_lock, flags);
+}
+
+static void sdt_thunk_tree_erase(struct sdt_thunk *th)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&sdt_thunk_tree_lock, flags);
+	latch_tree_erase(&th->lnode, &sdt_thunk_tree, &sdt_thunk_tree_ops);
+	spin_unlock_irqrestore(&sdt_thunk_tree_lock, flags);
+}
+
+/**
+ * is_sdt_thunk_address - whether an address is in the thunk of an SDT site
+ * @addr: the address
+ *
+ * For kernel_text_address(), in any context: a thunk is text from before
+ * its site can call it until after no task can be running it.
+ *
+ * Return: true if @addr is in a thunk's memory.
+ */
+bool is_sdt_thunk_address(unsigned long addr)
+{
+	bool ret;
+
+	rcu_read_lock();
+	ret = latch_tree_find((void *)addr, &sdt_thunk_tree, &sdt_thunk_tree_ops);
+	rcu_read_unlock();
+	return ret;
+}
 
 /*
  * What a thunk calls when its site has several probes (@data), with
@@ -109,6 +190,8 @@ struct sdt_thunk *sdt_thunk_make(struct sdt_site *ss,
 		kfree(th);
 		return NULL;
 	}
+	/* Text for unwinders before its site can call it. */
+	sdt_thunk_tree_insert(th);
 	return th;
 }
 
@@ -125,13 +208,29 @@ static void sdt_thunk_free_work(struct work_struct *work)
 	atomic_dec(&sdt_thunks_dying);
 }
 
-/* Freeing executable memory resets its permissions: in process context. */
+/*
+ * A normal grace period after the thunk left the tree: no reader of the
+ * tree holds it. Freeing executable memory resets its permissions: in
+ * process context.
+ */
 static void sdt_thunk_free_rcu(struct rcu_head *rcu)
 {
 	struct sdt_thunk *th = container_of(rcu, struct sdt_thunk, rcu);
 
 	INIT_WORK(&th->free_work, sdt_thunk_free_work);
 	schedule_work(&th->free_work);
+}
+
+/*
+ * An RCU-tasks grace period after its site stopped calling it: no task
+ * is in the thunk, and no unwinder needs it to be text any more.
+ */
+static void sdt_thunk_dead_rcu(struct rcu_head *rcu)
+{
+	struct sdt_thunk *th = container_of(rcu, struct sdt_thunk, rcu);
+
+	sdt_thunk_tree_erase(th);
+	call_rcu(&th->rcu, sdt_thunk_free_rcu);
 }
 
 /**
@@ -159,10 +258,12 @@ void sdt_thunk_retire(struct sdt_thunk *th)
  * an RCU-tasks grace period: it waits for each task on a runqueue to
  * switch voluntarily or to reach user mode, which none does inside a
  * thunk, and, through the normal grace periods it contains, for the
- * idle tasks, whose preempt count is never zero. CONFIG_MARKERS selects
- * TASKS_RCU wherever the preempt count exists; without it, the tick
- * ends no grace period in kernel code, a thunk is an RCU read side
- * throughout, and call_rcu_tasks() is call_rcu().
+ * idle tasks, whose preempt count is never zero; it leaves the tree of
+ * is_sdt_thunk_address() then, and its memory goes a normal grace period
+ * later. CONFIG_MARKERS selects TASKS_RCU wherever the preempt count
+ * exists; without it, the tick ends no grace period in kernel code, a
+ * thunk is an RCU read side throughout, and call_rcu_tasks() is
+ * call_rcu().
  */
 void sdt_thunks_kill(struct marker_batch *b)
 {
@@ -173,7 +274,7 @@ void sdt_thunks_kill(struct marker_batch *b)
 		WRITE_ONCE(th->live, false);
 		list_del(&th->retired);
 		atomic_inc(&sdt_thunks_dying);
-		call_rcu_tasks(&th->rcu, sdt_thunk_free_rcu);
+		call_rcu_tasks(&th->rcu, sdt_thunk_dead_rcu);
 	}
 }
 

@@ -417,7 +417,7 @@ void *arch_sdt_thunk_make(const struct sdt_prog *prog,
 
 	/* A test may refuse it (markers_sdt_arm64: a site out of reach). */
 	KUNIT_STATIC_STUB_REDIRECT(arch_sdt_thunk_make, prog, call);
-	code = execmem_alloc(EXECMEM_MODULE_TEXT, PAGE_SIZE);
+	code = execmem_alloc(EXECMEM_MODULE_TEXT, SDT_THUNK_SIZE);
 	if (!code)
 		return ERR_PTR(-ENOMEM);
 	/* Both branches, with room: the page's first and last word. */

@@ -399,7 +399,7 @@ void *arch_sdt_thunk_make(const struct sdt_prog *prog,
 	e.buf = kzalloc(SDT_THUNK_MAX, GFP_KERNEL);
 	if (!e.buf)
 		return ERR_PTR(-ENOMEM);
-	code = execmem_alloc(EXECMEM_KPROBES, PAGE_SIZE);
+	code = execmem_alloc(EXECMEM_KPROBES, SDT_THUNK_SIZE);
 	if (!code) {
 		kfree(e.buf);
 		return ERR_PTR(-ENOMEM);
