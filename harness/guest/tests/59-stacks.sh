@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+# A stack taken in a probe of a marker site walks through whatever armed
+# the site down to the site's function, its callers and the system call:
+# the stacktrace trigger on sdt_sdt_example/read armed by its thunk, by
+# the trampoline (x86_64), by an optimized kprobe (x86_64) and by an
+# int3 (arm64: BRK) kprobe, and on markers/subsys_read, each over one
+# read(2) of the site's /proc file.
+. /harness/lib.sh
+
+T=/sys/kernel/tracing
+E=$T/events
+L=/sys/kernel/debug/markers/list
+OPT=/proc/sys/debug/kprobes-optimization
+MECH=/sys/kernel/debug/markers/sdt_mechanism
+# CALLER: the caller of the SDT site's function, sdt_example_types(), a
+# leaf function before it is armed. arm64 compiles a leaf without a frame
+# record: its return address stays in x30, which no unwinder reads from a
+# probe's stack (nor from any exception's), so there the stack goes from
+# the site's function to its caller's caller.
+if [ "$(uname -m)" = x86_64 ]; then
+	X86=1 HOWS="thunk call kprobe" SYSCALL=do_syscall_64 CALLER=sdt_example_read
+else
+	X86= HOWS="thunk kprobe" SYSCALL=el0_svc CALLER=
+fi
+modprobe marker-example || fail "modprobe marker-example"
+modprobe sdt-example || fail "modprobe sdt-example"
+
+# stack_has EVENT FILE HOW FUNC...: with the stacktrace trigger on EVENT
+# (armed by HOW, for the listing), one read of FILE; the stack recorded
+# has a frame of each FUNC.
+stack_has() {
+	ev=$1 file=$2 how=$3
+	shift 3
+	echo > $T/trace
+	echo stacktrace > $E/$ev/trigger || fail "stacktrace trigger on $ev"
+	echo 1 > $E/$ev/enable || fail "enable $ev"
+	case $ev in
+	sdt_*) wait_listing sdt_example:types " $how 1 " ||
+		fail "$ev: not armed by $how: $(grep '^sdt_example:types ' $L)" ;;
+	esac
+	dd if=$file of=/dev/null bs=16 count=1 2> /dev/null || fail "read $file"
+	echo 0 > $E/$ev/enable
+	echo '!stacktrace' > $E/$ev/trigger
+	grep -q '<stack trace>' $T/trace || fail "$ev ($how): no stack recorded: $(tail -n 5 $T/trace)"
+	for f in "$@"; do
+		grep -q "=> $f\( \|$\)" $T/trace ||
+			fail "$ev ($how): no $f in the stack: $(grep '^ *=> ' $T/trace | tr -s ' ' | tr '\n' ' ')"
+	done
+	echo "$ev ($how): $(grep '^ *=> ' $T/trace | sed 's/^ *=> //; s/ .*//' | tr '\n' ' ')"
+}
+
+stack_has markers/subsys_read /proc/marker-example mark marker_example_read vfs_read $SYSCALL
+for how in $HOWS; do
+	case $how in
+	kprobe) echo kprobe > $MECH && { [ -z "$X86" ] || echo 0 > $OPT; } ;;
+	*) echo $how > $MECH ;;
+	esac || fail "sdt_mechanism $how"
+	stack_has sdt_sdt_example/types /proc/sdt-example $how \
+		sdt_example_types $CALLER vfs_read $SYSCALL
+done
+[ -z "$X86" ] || echo 1 > $OPT
+echo thunk > $MECH
+rmmod sdt_example marker_example || fail "rmmod"
+exit 0
