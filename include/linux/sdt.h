@@ -91,6 +91,10 @@ int sdt_set_probe(const char *provider, const char *name, int nargs,
 int sdt_disable_probe(const char *provider, const char *name,
 		      sdt_probe_func *probe, void *probe_data);
 bool is_sdt_thunk_address(unsigned long addr);
+int sdt_thunk_address_lookup(unsigned long addr, unsigned long *size,
+			     unsigned long *off, char **modname, char *sym);
+int sdt_thunk_get_kallsym(unsigned int symnum, unsigned long *value,
+			  char *type, char *sym);
 
 /*
  * The site (the arch's NOP, <asm/sdt.h>), its __markers record, its note,
@@ -304,6 +308,21 @@ static inline int sdt_disable_probe(const char *provider, const char *name,
 static inline bool is_sdt_thunk_address(unsigned long addr)
 {
 	return false;
+}
+
+static inline int sdt_thunk_address_lookup(unsigned long addr,
+					   unsigned long *size,
+					   unsigned long *off, char **modname,
+					   char *sym)
+{
+	return 0;
+}
+
+static inline int sdt_thunk_get_kallsym(unsigned int symnum,
+					unsigned long *value, char *type,
+					char *sym)
+{
+	return -ERANGE;
 }
 
 #define SDT_PROBE(...)			do { } while (0)

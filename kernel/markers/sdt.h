@@ -29,6 +29,8 @@ struct sdt_thunk {
 	bool live;
 	struct list_head retired;	/* in sdt_thunks_retired */
 	struct latch_tree_node lnode;	/* in sdt_thunk_tree, by @code */
+	struct list_head list;		/* in sdt_thunk_list */
+	char *name;			/* sdt_thunk_<provider>_<name> */
 	struct rcu_head rcu;
 	struct work_struct free_work;
 };

@@ -12,11 +12,16 @@
  * (sdt_thunks_kill()). And it knows where the thunks are: from before
  * its site can call it until no task can be in it, a thunk is text to
  * kernel_text_address() (is_sdt_thunk_address()), so that an unwinder
- * walks through it to the site's function and its callers.
+ * walks through it to the site's function and its callers, and a symbol
+ * named after its site, sdt_thunk_<provider>_<name>, in /proc/kallsyms
+ * (module "__builtin__markers", which is not a module, as kprobes' and
+ * ftrace's), in %pS, and to perf (PERF_RECORD_KSYMBOL).
  */
 
 #include <kunit/visibility.h>
 #include <linux/atomic.h>
+#include <linux/kallsyms.h>
+#include <linux/perf_event.h>
 #include <linux/percpu.h>
 #include <linux/rbtree_latch.h>
 #include <linux/rcupdate.h>
@@ -33,14 +38,17 @@
 static LIST_HEAD(sdt_thunks_retired);
 
 /*
- * The thunks by address, for is_sdt_thunk_address(), which may run in
- * any context, NMI included: a latch tree (as modules' and BPF
- * programs' are), read under RCU, written under sdt_thunk_tree_lock
- * (from sdt_thunk_make() under marker_mutex, and from an RCU callback).
- * A thunk erased from it is freed after a normal grace period, so a
- * reader that found it never reads freed memory.
+ * The thunks by address, for is_sdt_thunk_address() and
+ * sdt_thunk_address_lookup(), which may run in any context, NMI
+ * included: a latch tree (as modules' and BPF programs' are), and a list
+ * for /proc/kallsyms, both read under RCU and written under
+ * sdt_thunk_tree_lock (from sdt_thunk_make() under marker_mutex, and
+ * from an RCU callback). A thunk erased from them is freed after a
+ * normal grace period, so a reader that found it never reads freed
+ * memory.
  */
 static struct latch_tree_root sdt_thunk_tree;
+static LIST_HEAD(sdt_thunk_list);
 static DEFINE_SPINLOCK(sdt_thunk_tree_lock);
 
 static __always_inline unsigned long sdt_thunk_start(struct latch_tree_node *n)
@@ -76,7 +84,10 @@ static void sdt_thunk_tree_insert(struct sdt_thunk *th)
 
 	spin_lock_irqsave(&sdt_thunk_tree_lock, flags);
 	latch_tree_insert(&th->lnode, &sdt_thunk_tree, &sdt_thunk_tree_ops);
+	list_add_tail_rcu(&th->list, &sdt_thunk_list);
 	spin_unlock_irqrestore(&sdt_thunk_tree_lock, flags);
+	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, (unsigned long)th->code,
+			   SDT_THUNK_SIZE, false, th->name);
 }
 
 static void sdt_thunk_tree_erase(struct sdt_thunk *th)
@@ -85,6 +96,7 @@ static void sdt_thunk_tree_erase(struct sdt_thunk *th)
 
 	spin_lock_irqsave(&sdt_thunk_tree_lock, flags);
 	latch_tree_erase(&th->lnode, &sdt_thunk_tree, &sdt_thunk_tree_ops);
+	list_del_rcu(&th->list);
 	spin_unlock_irqrestore(&sdt_thunk_tree_lock, flags);
 }
 
@@ -103,6 +115,74 @@ bool is_sdt_thunk_address(unsigned long addr)
 
 	rcu_read_lock();
 	ret = latch_tree_find((void *)addr, &sdt_thunk_tree, &sdt_thunk_tree_ops);
+	rcu_read_unlock();
+	return ret;
+}
+
+/**
+ * sdt_thunk_address_lookup - the symbol of an address in a thunk
+ * @addr: the address
+ * @size: set to the thunk's size, if not NULL
+ * @off: set to @addr's offset in the thunk, if not NULL
+ * @modname: set to NULL (the thunk is not in a module), if not NULL
+ * @sym: set to the thunk's name, KSYM_NAME_LEN bytes
+ *
+ * For kallsyms_lookup() and %pS, in any context.
+ *
+ * Return: the length of the name, or 0 if @addr is in no thunk (and
+ * nothing is set).
+ */
+int sdt_thunk_address_lookup(unsigned long addr, unsigned long *size,
+			     unsigned long *off, char **modname, char *sym)
+{
+	struct latch_tree_node *n;
+	struct sdt_thunk *th;
+	int ret = 0;
+
+	rcu_read_lock();
+	n = latch_tree_find((void *)addr, &sdt_thunk_tree, &sdt_thunk_tree_ops);
+	if (n) {
+		th = container_of(n, struct sdt_thunk, lnode);
+		if (size)
+			*size = SDT_THUNK_SIZE;
+		if (off)
+			*off = addr - (unsigned long)th->code;
+		if (modname)
+			*modname = NULL;
+		ret = strscpy(sym, th->name, KSYM_NAME_LEN);
+		if (ret < 0)
+			ret = KSYM_NAME_LEN - 1;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+/**
+ * sdt_thunk_get_kallsym - a thunk's symbol, for /proc/kallsyms
+ * @symnum: which thunk, from 0
+ * @value: set to its address
+ * @type: set to its type, 't'
+ * @sym: set to its name, KSYM_NAME_LEN bytes
+ *
+ * Return: 0, or -ERANGE if there are no more than @symnum thunks (and
+ * nothing is set).
+ */
+int sdt_thunk_get_kallsym(unsigned int symnum, unsigned long *value,
+			  char *type, char *sym)
+{
+	struct sdt_thunk *th;
+	int ret = -ERANGE;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(th, &sdt_thunk_list, list) {
+		if (symnum--)
+			continue;
+		*value = (unsigned long)th->code;
+		*type = 't';
+		strscpy(sym, th->name, KSYM_NAME_LEN);
+		ret = 0;
+		break;
+	}
 	rcu_read_unlock();
 	return ret;
 }
@@ -170,6 +250,13 @@ struct sdt_thunk *sdt_thunk_make(struct sdt_site *ss,
 	th = kzalloc(sizeof(*th), GFP_KERNEL);
 	if (!th)
 		return NULL;
+	/* Its symbol: the key, "provider:name", as sdt_thunk_provider_name. */
+	th->name = kasprintf(GFP_KERNEL, "sdt_thunk_%s", ss->entry->mn->key);
+	if (!th->name) {
+		kfree(th);
+		return NULL;
+	}
+	strreplace(th->name, ':', '_');
 	th->live = true;
 	call.live = &th->live;
 	if (!IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS_SDT_TRAMPOLINE)) {
@@ -187,6 +274,7 @@ struct sdt_thunk *sdt_thunk_make(struct sdt_site *ss,
 	}
 	th->code = arch_sdt_thunk_make(&ss->prog, &call);
 	if (IS_ERR(th->code)) {
+		kfree(th->name);
 		kfree(th);
 		return NULL;
 	}
@@ -203,7 +291,10 @@ static void sdt_thunk_free_work(struct work_struct *work)
 {
 	struct sdt_thunk *th = container_of(work, struct sdt_thunk, free_work);
 
+	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, (unsigned long)th->code,
+			   SDT_THUNK_SIZE, true, th->name);
 	arch_sdt_thunk_free(th->code);
+	kfree(th->name);
 	kfree(th);
 	atomic_dec(&sdt_thunks_dying);
 }
