@@ -3,7 +3,8 @@
 # that go through the thunk of an SDT site down to the site's function,
 # its callers and the system call: perf record -g and perf script, and
 # bpftrace's kstack, on sdt_sdt_example:types (armed by its thunk) and
-# markers:subsys_read, each over one read(2).
+# markers:subsys_read, each over one read(2); perf names a thunk made
+# while it records.
 # needs: run.sh -T
 . /harness/lib.sh
 
@@ -35,6 +36,21 @@ awk -v e="markers:subsys_read:" 'index($0, e) { on = 1; next } on && /^$/ { on =
 has_frames "perf markers:subsys_read" /tmp/chain marker_example_read vfs_read do_syscall_64
 awk -v e="sdt_sdt_example:types:" 'index($0, e) { on = 1; next } on && /^$/ { on = 0 } on' /tmp/perf-script > /tmp/chain
 has_frames "perf sdt_sdt_example:types" /tmp/chain sdt_example_types sdt_example_read vfs_read do_syscall_64
+
+# perf knows a thunk by the PERF_RECORD_KSYMBOL of its making: one made
+# while it records has its name in perf script. The thunk above came
+# with perf's own event, before perf's recording began: [unknown]. A
+# second probe on the site makes it a new thunk (x86_64: a thunk serves
+# one array of probes), while perf records.
+perf record -q -g -o /tmp/perf2.data -e "sdt_sdt_example:'types'" -- \
+	sh -c 'modprobe sdt-probe-example name=types nargs=8; dd if=/proc/sdt-example bs=16 count=1; rmmod sdt_probe_example' \
+	> /tmp/perf-record 2>&1 || fail "perf record: $(tail -n 3 /tmp/perf-record)"
+perf script -F event,ip,sym,symoff,dso -i /tmp/perf2.data > /tmp/perf-script 2> /tmp/perf-script.err ||
+	fail "perf script: $(tail -n 3 /tmp/perf-script.err)"
+awk -v e="sdt_sdt_example:types:" 'index($0, e) { on = 1; next } on && /^$/ { on = 0 } on' /tmp/perf-script > /tmp/chain
+echo "perf script, a thunk made while perf records: $(awk '{ print $2 }' /tmp/chain | tr '\n' ' ')"
+has_frames "perf sdt_sdt_example:types, a new thunk" /tmp/chain sdt_thunk_sdt_example_types \
+	sdt_example_types sdt_example_read vfs_read do_syscall_64
 
 bpftrace -e 'tracepoint:sdt_sdt_example:types { @[kstack] = count(); }' \
 	-c 'dd if=/proc/sdt-example bs=16 count=1' > /tmp/bt-stack 2>&1 || fail "bpftrace kstack: $(tail -n 5 /tmp/bt-stack)"

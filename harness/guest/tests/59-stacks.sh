@@ -39,14 +39,24 @@ stack_has() {
 		fail "$ev: not armed by $how: $(grep '^sdt_example:types ' $L)" ;;
 	esac
 	dd if=$file of=/dev/null bs=16 count=1 2> /dev/null || fail "read $file"
+	# Read while the site is armed: a thunk's name goes with the thunk.
+	cat $T/trace > /tmp/stack
 	echo 0 > $E/$ev/enable
 	echo '!stacktrace' > $E/$ev/trigger
-	grep -q '<stack trace>' $T/trace || fail "$ev ($how): no stack recorded: $(tail -n 5 $T/trace)"
+	grep -q '<stack trace>' /tmp/stack || fail "$ev ($how): no stack recorded: $(tail -n 5 /tmp/stack)"
 	for f in "$@"; do
-		grep -q "=> $f\( \|$\)" $T/trace ||
-			fail "$ev ($how): no $f in the stack: $(grep '^ *=> ' $T/trace | tr -s ' ' | tr '\n' ' ')"
+		grep -q "=> $f\( \|$\)" /tmp/stack ||
+			fail "$ev ($how): no $f in the stack: $(grep '^ *=> ' /tmp/stack | tr -s ' ' | tr '\n' ' ')"
 	done
-	echo "$ev ($how): $(grep '^ *=> ' $T/trace | sed 's/^ *=> //; s/ .*//' | tr '\n' ' ')"
+	echo "$ev ($how): $(grep '^ *=> ' /tmp/stack | sed 's/^ *=> //; s/ .*//' | tr '\n' ' ')"
+}
+# thunk_syms: the lines of the thunks of sdt_example:types in kallsyms;
+# no_thunk_syms: none, within 10 s (the grace periods of a thunk's end).
+thunk_syms() { grep -c ' t sdt_thunk_sdt_example_types	\[__builtin__markers\]$' /proc/kallsyms; }
+no_thunk_syms() {
+	i=0
+	while [ "$(thunk_syms)" != 0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	expect_eq "thunks in kallsyms, $1" "$(thunk_syms)" 0
 }
 
 stack_has markers/subsys_read /proc/marker-example mark marker_example_read vfs_read $SYSCALL
@@ -55,9 +65,22 @@ for how in $HOWS; do
 	kprobe) echo kprobe > $MECH && { [ -z "$X86" ] || echo 0 > $OPT; } ;;
 	*) echo $how > $MECH ;;
 	esac || fail "sdt_mechanism $how"
+	# A thunk has a name, sdt_thunk_<provider>_<name>.
+	name=
+	[ $how = thunk ] && name=sdt_thunk_sdt_example_types
 	stack_has sdt_sdt_example/types /proc/sdt-example $how \
-		sdt_example_types $CALLER vfs_read $SYSCALL
+		$name sdt_example_types $CALLER vfs_read $SYSCALL
 done
+
+# /proc/kallsyms lists the thunk while it exists: one, from the moment
+# its site is armed by it, until a few grace periods after it is not.
+echo thunk > $MECH
+no_thunk_syms dormant
+echo 1 > $E/sdt_sdt_example/types/enable
+wait_listing sdt_example:types ' thunk 1 ' || fail "not armed by its thunk: $(grep '^sdt_example:types ' $L)"
+expect_eq "thunks in kallsyms, armed" "$(thunk_syms)" 1
+echo 0 > $E/sdt_sdt_example/types/enable
+no_thunk_syms disarmed
 [ -z "$X86" ] || echo 1 > $OPT
 echo thunk > $MECH
 rmmod sdt_example marker_example || fail "rmmod"
