@@ -163,6 +163,12 @@ storm_begin() {
 storm_short() {
 	[ ! -f /tmp/$1.held ] || [ "$(cat /tmp/$1.n 2>/dev/null || echo 0)" -lt $2 ]
 }
+# storm_count NAME N: the storm's writer has made N writes. Renamed into
+# place, so that storm_short, in the other shell, never reads the file
+# empty between the writer's truncation and its write ("bad number").
+storm_count() {
+	echo $2 > /tmp/$1.n.new && mv /tmp/$1.n.new /tmp/$1.n
+}
 storm_on() {
 	[ "$(date +%s)" -lt $storm_end ] && { [ $3 -lt $4 ] || storm_short $1 $2; }
 }

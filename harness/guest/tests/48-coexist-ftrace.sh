@@ -153,14 +153,14 @@ storm_begin cx48
 	wait_coexist_runs 2 || echo "held arm: the fixture did not run" > /tmp/cx48.err
 	arm_cmd disable > $C || echo "control write failed" > /tmp/cx48.err
 	n=2
-	echo $n > /tmp/cx48.n
+	storm_count cx48 $n
 	touch /tmp/cx48.held
 	while [ ! -f /tmp/cx48.stop ]; do
 		for m in kprobe $CALLS; do
 			echo $m > $MECH && arm_cmd enable > $C && arm_cmd disable > $C ||
 				echo "control write failed" > /tmp/cx48.err
 			n=$((n + 2))
-			echo $n > /tmp/cx48.n
+			storm_count cx48 $n
 		done
 	done
 ) &
@@ -202,13 +202,13 @@ storm_begin cx48
 		echo "notrace write failed" > /tmp/cx48.err
 	wait_coexist_runs 2 || echo "held trace: the fixture did not run" > /tmp/cx48.err
 	n=2
-	echo $n > /tmp/cx48.n
+	storm_count cx48 $n
 	touch /tmp/cx48.held
 	while [ ! -f /tmp/cx48.stop ]; do
 		echo "$FUNCS" | tr ' ' '\n' > $T/set_ftrace_notrace &&
 		echo > $T/set_ftrace_notrace || echo "notrace write failed" > /tmp/cx48.err
 		n=$((n + 2))
-		echo $n > /tmp/cx48.n
+		storm_count cx48 $n
 	done
 ) &
 e0=$(entries fixture_coexist)

@@ -110,12 +110,12 @@ storm_begin cx51
 	wait_coexist_runs 2 || echo "held key: the fixture did not run" > /tmp/cx51.err
 	echo 0 > $F/coexist_key || echo "key write failed" > /tmp/cx51.err
 	n=2
-	echo $n > /tmp/cx51.n
+	storm_count cx51 $n
 	touch /tmp/cx51.held
 	while [ ! -f /tmp/cx51.stop ]; do
 		echo 1 > $F/coexist_key && echo 0 > $F/coexist_key || echo "key write failed" > /tmp/cx51.err
 		n=$((n + 2))
-		echo $n > /tmp/cx51.n
+		storm_count cx51 $n
 	done
 ) &
 r0=$(runs) k0=$(keyed)
@@ -158,14 +158,14 @@ storm_begin cx51
 	echo 'disable name fixture_coexist; disable name fixture:coexist' > $C ||
 		echo "control write failed" > /tmp/cx51.err
 	n=2
-	echo $n > /tmp/cx51.n
+	storm_count cx51 $n
 	touch /tmp/cx51.held
 	while [ ! -f /tmp/cx51.stop ]; do
 		echo 'enable name fixture_coexist; enable name fixture:coexist' > $C &&
 		echo 'disable name fixture_coexist; disable name fixture:coexist' > $C ||
 			echo "control write failed" > /tmp/cx51.err
 		n=$((n + 2))
-		echo $n > /tmp/cx51.n
+		storm_count cx51 $n
 	done
 ) &
 m0=$(mark_lines) s0=$(sdt_lines)
