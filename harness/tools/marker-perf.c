@@ -32,6 +32,14 @@
  * parameter) while it is attached, and detaches it. Exits 0 when the
  * program ran.
  *
+ *	marker-perf raw NAME N FILE [CMD]
+ *	marker-perf raw-value NAME N FILE VALUE [CMD]
+ *	marker-perf raw-refused NAME ARG ERRNO
+ *
+ * A BPF_PROG_TYPE_RAW_TRACEPOINT program attached by marker name or SDT
+ * key (BPF_RAW_TRACEPOINT_OPEN), with exact counts: see do_raw() and
+ * do_raw_refused().
+ *
  *	marker-perf refused ID
  *
  * For an unprivileged user (setpriv in the guest): opening the tracepoint
@@ -127,16 +135,25 @@ static int open_event(const char *event, int sample)
 	return fd;
 }
 
-static void workload(const char *file, int n)
+/* Open @file @n times; with @rd, read a byte each time. */
+static void workload_read(const char *file, int n, int rd)
 {
+	char c;
 	int i, fd;
 
 	for (i = 0; i < n; i++) {
 		fd = open(file, O_RDONLY);
 		if (fd < 0)
 			die(file);
+		if (rd && read(fd, &c, 1) < 0)
+			die(file);
 		close(fd);
 	}
+}
+
+static void workload(const char *file, int n)
+{
+	workload_read(file, n, 0);
 }
 
 /* Walk the samples in the ring: count them, and those with FIELD == pid. */
@@ -200,9 +217,9 @@ static int bpf(int cmd, union bpf_attr *attr)
 
 /*
  * A BPF program of @type that counts its hits and sums a 4-byte field at
- * @off of its context (a tracepoint record), or with @raw the first
- * argument of a raw tracepoint (its context is the u64 arguments), into
- * an array map; returns the program, and the map in @mapfd.
+ * @off of its context (a tracepoint record), or with @raw the argument at
+ * @off of a raw tracepoint (its context is the u64 arguments), into an
+ * array map; returns the program, and the map in @mapfd.
  */
 static int load_prog(int type, int off, int raw, int *mapfd)
 {
@@ -231,7 +248,7 @@ static int load_prog(int type, int off, int raw, int *mapfd)
 		INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 4, 0),	/* NULL: out */
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1),
 		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 0, BPF_ADD),	/* hits++ */
-		raw ? INSN(BPF_LDX | BPF_MEM | BPF_DW, 1, 6, 0, 0)	/* args[0] */
+		raw ? INSN(BPF_LDX | BPF_MEM | BPF_DW, 1, 6, off, 0)	/* an arg */
 		    : INSN(BPF_LDX | BPF_MEM | BPF_W, 1, 6, off, 0),	/* the field */
 		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 8, BPF_ADD),	/* sum += */
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),	/* out: 0 */
@@ -287,6 +304,67 @@ static int do_bpf(const char *event, int off, int n, const char *file)
 	return val[0] == (uint64_t)n && val[1] == (uint64_t)n * getpid() ? 0 : 1;
 }
 
+/* Attach raw program @prog to @name; the link, or -1 with errno. */
+static int raw_open(const char *name, int prog)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.name = (uintptr_t)name;
+	attr.raw_tracepoint.prog_fd = prog;
+	return bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+}
+
+/*
+ * raw: the program of "bpf" as a raw tracepoint program attached by name
+ * (a marker name or an SDT key), summing its first argument: N opens
+ * (and reads) of FILE give N hits and N * pid. With CMD, it runs CMD
+ * (system()) with the program attached, then the N opens again: 2N.
+ * raw-value: the first argument is VALUE at each hit, not the pid.
+ */
+static int do_raw(const char *name, int n, const char *file, const char *cmd,
+		  long long want)
+{
+	uint64_t val[2] = { 0, 0 };
+	int map, prog, fd, rounds = cmd ? 2 : 1;
+
+	prog = load_prog(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 1, &map);
+	fd = raw_open(name, prog);
+	if (fd < 0)
+		die("BPF_RAW_TRACEPOINT_OPEN");
+	workload_read(file, n, 1);
+	if (cmd && system(cmd)) {
+		fprintf(stderr, "marker-perf: %s failed\n", cmd);
+		return 1;
+	}
+	if (cmd)
+		workload_read(file, n, 1);
+	prog_counts(map, val);
+	close(fd);
+	printf("raw %s: hits %llu arg0 sum %lld (want %lld each, %d rounds of %d)\n",
+	       name, (unsigned long long)val[0], (long long)val[1], want, rounds, n);
+	return val[0] == (uint64_t)rounds * n &&
+	       val[1] == (uint64_t)rounds * n * (uint64_t)want ? 0 : 1;
+}
+
+/*
+ * raw-refused: a raw program that reads its argument NARG (counting from
+ * 0) is refused at attach to @name with errno @want (its name, "EINVAL").
+ */
+static int do_raw_refused(const char *name, int narg, const char *want)
+{
+	int map, prog, fd, err;
+
+	prog = load_prog(BPF_PROG_TYPE_RAW_TRACEPOINT, 8 * narg, 1, &map);
+	fd = raw_open(name, prog);
+	err = fd < 0 ? errno : 0;
+	printf("raw %s, reading argument %d: %s\n", name, narg,
+	       err ? strerrorname_np(err) : "attached");
+	if (fd >= 0)
+		close(fd);
+	return err && !strcmp(strerrorname_np(err), want) ? 0 : 1;
+}
+
 /* Run marker-bench's row @row: it prints its figure in the kernel log. */
 static void bench_row(const char *row)
 {
@@ -301,7 +379,6 @@ static void bench_row(const char *row)
 static int do_bench(const char *event, const char *field, const char *row)
 {
 	uint64_t val[2] = { 0, 0 };
-	union bpf_attr attr;
 	int map, prog, fd;
 
 	if (field) {
@@ -313,10 +390,7 @@ static int do_bench(const char *event, const char *field, const char *row)
 			die("PERF_EVENT_IOC_ENABLE");
 	} else {
 		prog = load_prog(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 1, &map);
-		memset(&attr, 0, sizeof(attr));
-		attr.raw_tracepoint.name = (uintptr_t)event;
-		attr.raw_tracepoint.prog_fd = prog;
-		fd = bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+		fd = raw_open(event, prog);
 		if (fd < 0)
 			die("BPF_RAW_TRACEPOINT_OPEN");
 	}
@@ -375,11 +449,22 @@ int main(int argc, char **argv)
 		return do_bench(argv[2], argv[3], argv[4]);
 	if (argc == 4 && !strcmp(argv[1], "bench-raw"))
 		return do_bench(argv[2], NULL, argv[3]);
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "raw"))
+		return do_raw(argv[2], atoi(argv[3]), argv[4], argc == 6 ? argv[5] : NULL,
+			      getpid());
+	if ((argc == 6 || argc == 7) && !strcmp(argv[1], "raw-value"))
+		return do_raw(argv[2], atoi(argv[3]), argv[4], argc == 7 ? argv[6] : NULL,
+			      strtoll(argv[5], NULL, 0));
+	if (argc == 5 && !strcmp(argv[1], "raw-refused"))
+		return do_raw_refused(argv[2], atoi(argv[3]), argv[4]);
 
 	if (argc != 6) {
 		fprintf(stderr, "usage: marker-perf perf|bpf GROUP/EVENT FIELD N FILE\n"
 			"       marker-perf bench GROUP/EVENT FIELD ROW\n"
 			"       marker-perf bench-raw TRACEPOINT ROW\n"
+			"       marker-perf raw NAME N FILE [CMD]\n"
+			"       marker-perf raw-value NAME N FILE VALUE [CMD]\n"
+			"       marker-perf raw-refused NAME ARG ERRNO\n"
 			"       marker-perf refused ID\n");
 		return 2;
 	}
