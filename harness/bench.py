@@ -34,7 +34,8 @@ ROWS = ["baseline", "mark_dormant", "sdt_dormant", "tracepoint_dormant",
         "sdt_thunk_percpu",
         "sdt_call_1arg", "sdt_call_4args", "sdt_call_12args", "sdt_optprobe_1arg",
         "sdt_int3_1arg", "kprobe_entry", "mark_event", "trace_event", "sdt_event",
-        "trace_printk", "bpf_mark_event", "bpf_trace_event", "bpf_raw_tp"]
+        "trace_printk", "bpf_mark_event", "bpf_trace_event", "bpf_raw_tp",
+        "bpf_mark_raw", "bpf_sdt_raw"]
 REQUIRED = [r for r in ROWS if r != "old_marker_dormant"]
 SDT_CALL_ROWS = ["sdt_thunk_1arg", "sdt_thunk_4args", "sdt_thunk_12args", "sdt_thunk_stack_arg",
                  "sdt_thunk_percpu", "sdt_call_1arg", "sdt_call_4args", "sdt_call_12args",
@@ -207,6 +208,8 @@ def main():
         ratio_target("sdt_thunk_1arg", "sdt_call_1arg", 1.0, strict=True)
     ratio_target("mark_event", "trace_event", 1.1)
     ratio_target("bpf_mark_event", "bpf_trace_event", 1.1)
+    ratio_target("bpf_mark_raw", "bpf_raw_tp", 1.1)
+    ratio_target("bpf_sdt_raw", "bpf_raw_tp", 1.5)
     ratio_target("mark_event", "trace_printk", 1.0, strict=True)
     base = insns("baseline")
     for d in ("mark_dormant", "sdt_dormant", "tracepoint_dormant"):

@@ -47,5 +47,8 @@ T=/extra/marker-perf
 $T bench markers/marker_bench_k v bpf_mark_event || exit 1
 $T bench marker_bench/marker_bench_ev v bpf_trace_event || exit 1
 $T bench-raw marker_bench_ev bpf_raw_tp || exit 1
+# The same raw program by marker name and by SDT key (kernel/markers/bpf.c).
+$T bench-raw marker_bench_k bpf_mark_raw || exit 1
+$T bench-raw marker_bench:sdt_k bpf_sdt_raw || exit 1
 rmmod marker_bench
 dmesg | grep 'marker_bench: '

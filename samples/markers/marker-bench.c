@@ -51,6 +51,9 @@
  *	bpf_raw_tp		program on the TRACE_EVENT's tracepoint: each
  *				attached first (harness/tools/marker-perf.c
  *				bench, bench-raw), the events not enabled
+ *	bpf_mark_raw		the raw-tracepoint program attached by marker
+ *	bpf_sdt_raw		name to marker_bench_k, and by SDT key to
+ *				marker_bench:sdt_k (armed by its thunk)
  *
  * arming=1 also measures arming and disarming a name with 1, 100 and 1000
  * sites, and, as its anchor, enabling and disabling a static key with as
@@ -439,6 +442,7 @@ static const char * const bench_setup_rows[] = {
 	"sdt_call_1arg", "sdt_call_4args", "sdt_call_12args",
 	"sdt_optprobe_1arg", "sdt_int3_1arg", "mark_event", "trace_event",
 	"sdt_event", "bpf_mark_event", "bpf_trace_event", "bpf_raw_tp",
+	"bpf_mark_raw", "bpf_sdt_raw",
 };
 
 /* Is row @id in the comma-separated @rows ("all": those needing no setup)? */
@@ -562,6 +566,12 @@ static void bench_rows(const char *rows)
 	if (bench_want(rows, "bpf_raw_tp"))
 		bench_time("bpf_raw_tp", "TRACE_EVENT, BPF raw tracepoint program",
 			   loop_fn_trace_event);
+	if (bench_want(rows, "bpf_mark_raw"))
+		bench_time("bpf_mark_raw", "MARK(), BPF raw program by marker name",
+			   loop_fn_trace);
+	if (bench_want(rows, "bpf_sdt_raw"))
+		bench_time("bpf_sdt_raw", "SDT site, BPF raw program by SDT key",
+			   loop_fn_sdt_event);
 	if (ret)
 		pr_err("rows %s: %d\n", rows, ret);
 }

@@ -20,7 +20,7 @@ for r in baseline mark_dormant sdt_dormant tracepoint_dormant tracepoint_armed \
 	 mark_armed_2probes sdt_thunk_1arg sdt_thunk_4args sdt_thunk_12args \
 	 sdt_thunk_stack_arg sdt_thunk_percpu sdt_call_1arg sdt_call_4args sdt_call_12args sdt_optprobe_1arg \
 	 sdt_int3_1arg kprobe_entry mark_event trace_event sdt_event trace_printk \
-	 bpf_mark_event bpf_trace_event bpf_raw_tp; do
+	 bpf_mark_event bpf_trace_event bpf_raw_tp bpf_mark_raw bpf_sdt_raw; do
 	if [ $ARM64 ] && [ "${X86_ROWS#* $r }" != "$X86_ROWS" ]; then
 		grep -q "marker_bench: row $r skipped: ." /tmp/bench.out ||
 			fail "row $r: not skipped on $(uname -m)"
@@ -31,7 +31,7 @@ for r in baseline mark_dormant sdt_dormant tracepoint_dormant tracepoint_armed \
 done
 grep 'marker_bench: .*never ran\|marker_bench: rows .*: -' /tmp/bench.out && fail "a row whose probe did not run"
 # The BPF rows timed their programs: each ran (marker-perf counts hits).
-expect_eq "BPF programs that ran" "$(grep -c 'BPF on .*: hits [1-9]' /tmp/bench.log)" "3"
+expect_eq "BPF programs that ran" "$(grep -c 'BPF on .*: hits [1-9]' /tmp/bench.log)" "5"
 expect_eq "arming lines" "$(grep -c 'marker_bench: arming \(mark\|static_key\) sites [0-9]* arm_ns [0-9]* arm_syncs' /tmp/bench.out)" "6"
 # GCC unrolls the benchmark's loops into 1000 sites; clang does not unroll
 # a loop that holds an asm goto whole: it leaves one MARK() site, and
