@@ -77,8 +77,19 @@ static __always_inline u64 marker_bpf_arg(va_list *args, u8 kind)
 /*
  * One probe per argument count, so that each reads its arguments in
  * order into registers and calls bpf_trace_runN() as a tracepoint's
- * __bpf_trace_*() does, with no loop on the hot path.
+ * __bpf_trace_*() does, with no loop on the hot path. A MARK() site's
+ * probe reads its va_list, by the kind of each argument; an SDT site's
+ * passes its u64 array on.
  */
+#define MARKER_BPF_SDT_PROBE(n, call_args...)				\
+static void marker_bpf_sdt_probe##n(void *data, const u64 *a,		\
+				    unsigned int nargs)			\
+{									\
+	struct marker_bpf_link *ml = data;				\
+									\
+	bpf_trace_run##n(&ml->raw, call_args);				\
+}
+
 #define MARKER_BPF_PROBES(n, call_args...)				\
 static void marker_bpf_mark_probe##n(void *data, const char *fmt,	\
 				     va_list *args)			\
@@ -91,15 +102,26 @@ static void marker_bpf_mark_probe##n(void *data, const char *fmt,	\
 		a[i] = marker_bpf_arg(args, ml->kind[i]);		\
 	bpf_trace_run##n(&ml->raw, call_args);				\
 }									\
-static void marker_bpf_sdt_probe##n(void *data, const u64 *a,		\
-				    unsigned int nargs)			\
+MARKER_BPF_SDT_PROBE(n, call_args)
+
+/*
+ * One argument, the common case, gets a MARK() probe per kind: with no
+ * kind to look up, reading it costs little more than a tracepoint's
+ * __bpf_trace_*() does.
+ */
+#define MARKER_BPF_PROBE1(name, kind)					\
+static void marker_bpf_mark_probe1_##name(void *data, const char *fmt,	\
+					  va_list *args)		\
 {									\
 	struct marker_bpf_link *ml = data;				\
 									\
-	bpf_trace_run##n(&ml->raw, call_args);				\
+	bpf_trace_run1(&ml->raw, marker_bpf_arg(args, kind));		\
 }
 
-MARKER_BPF_PROBES(1, a[0])
+MARKER_BPF_PROBE1(s32, MARKER_BPF_S32)
+MARKER_BPF_PROBE1(u32, MARKER_BPF_U32)
+MARKER_BPF_PROBE1(64, MARKER_BPF_64)
+MARKER_BPF_SDT_PROBE(1, a[0])
 MARKER_BPF_PROBES(2, a[0], a[1])
 MARKER_BPF_PROBES(3, a[0], a[1], a[2])
 MARKER_BPF_PROBES(4, a[0], a[1], a[2], a[3])
@@ -114,6 +136,12 @@ MARKER_BPF_PROBES(11, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
 		  a[9], a[10])
 MARKER_BPF_PROBES(12, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
 		  a[9], a[10], a[11])
+
+static marker_probe_func * const marker_bpf_mark_probes1[] = {
+	[MARKER_BPF_S32] = marker_bpf_mark_probe1_s32,
+	[MARKER_BPF_U32] = marker_bpf_mark_probe1_u32,
+	[MARKER_BPF_64] = marker_bpf_mark_probe1_64,
+};
 
 /* A site with no argument: the program's context is one u64, zero. */
 static void marker_bpf_mark_probe0(void *data, const char *fmt, va_list *args)
@@ -131,7 +159,7 @@ static void marker_bpf_sdt_probe0(void *data, const u64 *a, unsigned int nargs)
 }
 
 static marker_probe_func * const marker_bpf_mark_probes[] = {
-	marker_bpf_mark_probe0, marker_bpf_mark_probe1,
+	marker_bpf_mark_probe0, NULL,	/* marker_bpf_mark_probes1[] */
 	marker_bpf_mark_probe2, marker_bpf_mark_probe3,
 	marker_bpf_mark_probe4, marker_bpf_mark_probe5,
 	marker_bpf_mark_probe6, marker_bpf_mark_probe7,
@@ -315,7 +343,8 @@ int marker_bpf_attach(struct bpf_prog *prog, const char *key, u64 cookie)
 	    prog->aux->max_tp_access)
 		goto out_free;
 	if (np.format) {
-		ml->probe = marker_bpf_mark_probes[ml->nargs];
+		ml->probe = ml->nargs == 1 ? marker_bpf_mark_probes1[ml->kind[0]] :
+					     marker_bpf_mark_probes[ml->nargs];
 		np.func = ml->probe;
 	} else {
 		ml->probe = marker_bpf_sdt_probes[ml->nargs];
