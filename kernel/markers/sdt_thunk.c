@@ -88,6 +88,12 @@ static void sdt_thunk_tree_insert(struct sdt_thunk *th)
 	spin_unlock_irqrestore(&sdt_thunk_tree_lock, flags);
 	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, (unsigned long)th->code,
 			   SDT_THUNK_SIZE, false, th->name);
+	/*
+	 * And its bytes, for the decoders of traced code (Intel PT) that
+	 * perf feeds with text pokes, as kprobes give an insn slot's:
+	 * nothing was there before.
+	 */
+	perf_event_text_poke(th->code, NULL, 0, th->code, SDT_THUNK_SIZE);
 }
 
 static void sdt_thunk_tree_erase(struct sdt_thunk *th)
@@ -293,6 +299,7 @@ static void sdt_thunk_free_work(struct work_struct *work)
 
 	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, (unsigned long)th->code,
 			   SDT_THUNK_SIZE, true, th->name);
+	perf_event_text_poke(th->code, th->code, SDT_THUNK_SIZE, NULL, 0);
 	arch_sdt_thunk_free(th->code);
 	kfree(th->name);
 	kfree(th);
