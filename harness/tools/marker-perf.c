@@ -40,6 +40,10 @@
  * key (BPF_RAW_TRACEPOINT_OPEN), with exact counts: see do_raw() and
  * do_raw_refused().
  *
+ *	marker-perf text-poke ENABLE [SITE]
+ *
+ * The side-band records perf gets when a thunk is made: see do_text_poke().
+ *
  *	marker-perf refused ID
  *
  * For an unprivileged user (setpriv in the guest): opening the tracepoint
@@ -365,6 +369,111 @@ static int do_raw_refused(const char *name, int narg, const char *want)
 	return err && !strcmp(strerrorname_np(err), want) ? 0 : 1;
 }
 
+/* Copy @len bytes at @off of @ring's data area, which wraps, to @dst. */
+static void ring_copy(struct perf_event_mmap_page *pg, uint64_t off, void *dst,
+		      size_t len)
+{
+	char *data = (char *)pg + pg->data_offset;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		((char *)dst)[i] = data[(off + i) % pg->data_size];
+}
+
+/*
+ * text-poke: with a dummy event on every CPU that asks for PERF_RECORD_KSYMBOL
+ * and PERF_RECORD_TEXT_POKE, write 1 then 0 to ENABLE (an SDT event's
+ * enable file, whose site a thunk arms): perf gets the thunk's name and a
+ * text poke of its bytes at its address (nothing before: old_len 0, new_len
+ * its size). With SITE, the site's address, also the CALL written over the
+ * site's NOP: a 5-byte text poke there whose new bytes start with 0xe8
+ * (x86_64).
+ */
+static int do_text_poke(const char *enable, uint64_t site)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF), cpu;
+	struct perf_event_attr attr;
+	struct perf_event_mmap_page *pg;
+	uint64_t thunk = 0, thunk_len = 0, head, off;
+	int nthunk = 0, thunk_poke = 0, site_poke = 0, fd, efd, i;
+	size_t ring_size = 17 * getpagesize();
+	void *rings[1024];
+	int nrings = 0;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.ksymbol = 1;
+	attr.text_poke = 1;
+	for (cpu = 0; cpu < ncpu && nrings < 1024; cpu++) {
+		fd = syscall(__NR_perf_event_open, &attr, -1, (int)cpu, -1, 0);
+		if (fd < 0 && errno == ENODEV)
+			continue;	/* offline */
+		if (fd < 0)
+			die("perf_event_open (dummy, text_poke)");
+		rings[nrings] = mmap(NULL, ring_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (rings[nrings] == MAP_FAILED)
+			die("mmap");
+		nrings++;
+	}
+	for (i = 0; i < 2; i++) {
+		efd = open(enable, O_WRONLY);
+		if (efd < 0 || write(efd, i ? "0" : "1", 1) != 1)
+			die(enable);
+		close(efd);
+	}
+	/* The thunk's name first, wherever it came (any CPU). */
+	for (i = 0; i < nrings; i++) {
+		pg = rings[i];
+		head = pg->data_head;
+		__sync_synchronize();
+		for (off = pg->data_tail; off < head;) {
+			struct { struct perf_event_header h; uint64_t addr; uint32_t len;
+				 uint16_t type, flags; char name[64]; } k;
+
+			ring_copy(pg, off, &k, sizeof(k.h));
+			if (k.h.type == PERF_RECORD_KSYMBOL) {
+				ring_copy(pg, off, &k, k.h.size < sizeof(k) ? k.h.size : sizeof(k));
+				k.name[sizeof(k.name) - 1] = 0;
+				if (!strncmp(k.name, "sdt_thunk_", 10) &&
+				    !(k.flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER)) {
+					printf("ksymbol %s at %#llx, %u bytes\n", k.name,
+					       (unsigned long long)k.addr, k.len);
+					thunk = k.addr;
+					thunk_len = k.len;
+					nthunk++;
+				}
+			}
+			off += k.h.size;
+		}
+	}
+	for (i = 0; i < nrings; i++) {
+		pg = rings[i];
+		head = pg->data_head;
+		for (off = pg->data_tail; off < head;) {
+			struct { struct perf_event_header h; uint64_t addr;
+				 uint16_t old_len, new_len; unsigned char bytes[8]; } t;
+
+			ring_copy(pg, off, &t, sizeof(t.h));
+			if (t.h.type == PERF_RECORD_TEXT_POKE) {
+				ring_copy(pg, off, &t, sizeof(t));
+				if (t.addr == thunk && !t.old_len && t.new_len == thunk_len)
+					thunk_poke++;
+				if (site && t.addr == site && t.old_len == 5 &&
+				    t.new_len == 5 && t.bytes[t.old_len] == 0xe8)
+					site_poke++;
+				printf("text_poke at %#llx: old_len %u new_len %u\n",
+				       (unsigned long long)t.addr, t.old_len, t.new_len);
+			}
+			off += t.h.size;
+		}
+	}
+	printf("text-poke: %d thunk(s) named, %d text poke(s) of a thunk's bytes, "
+	       "%d of a CALL over a site\n", nthunk, thunk_poke, site_poke);
+	return nthunk == 1 && thunk_poke == 1 && (!site || site_poke >= 1) ? 0 : 1;
+}
+
 /* Run marker-bench's row @row: it prints its figure in the kernel log. */
 static void bench_row(const char *row)
 {
@@ -449,6 +558,8 @@ int main(int argc, char **argv)
 		return do_bench(argv[2], argv[3], argv[4]);
 	if (argc == 4 && !strcmp(argv[1], "bench-raw"))
 		return do_bench(argv[2], NULL, argv[3]);
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "text-poke"))
+		return do_text_poke(argv[2], argc == 4 ? strtoull(argv[3], NULL, 16) : 0);
 	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "raw"))
 		return do_raw(argv[2], atoi(argv[3]), argv[4], argc == 6 ? argv[5] : NULL,
 			      getpid());
@@ -465,6 +576,7 @@ int main(int argc, char **argv)
 			"       marker-perf raw NAME N FILE [CMD]\n"
 			"       marker-perf raw-value NAME N FILE VALUE [CMD]\n"
 			"       marker-perf raw-refused NAME ARG ERRNO\n"
+			"       marker-perf text-poke ENABLE [SITE]\n"
 			"       marker-perf refused ID\n");
 		return 2;
 	}

@@ -4,7 +4,8 @@
 # the stacktrace trigger on sdt_sdt_example/read armed by its thunk, by
 # the trampoline (x86_64), by an optimized kprobe (x86_64) and by an
 # int3 (arm64: BRK) kprobe, and on markers/subsys_read, each over one
-# read(2) of the site's /proc file.
+# read(2) of the site's /proc file. A thunk has a name in /proc/kallsyms
+# while it exists, and perf gets its name and bytes when it is made.
 . /harness/lib.sh
 
 T=/sys/kernel/tracing
@@ -81,6 +82,18 @@ wait_listing sdt_example:types ' thunk 1 ' || fail "not armed by its thunk: $(gr
 expect_eq "thunks in kallsyms, armed" "$(thunk_syms)" 1
 echo 0 > $E/sdt_sdt_example/types/enable
 no_thunk_syms disarmed
+
+# perf's side band for code it did not see at its start: a dummy event on
+# every CPU asking for PERF_RECORD_KSYMBOL and PERF_RECORD_TEXT_POKE gets
+# the thunk's name and a text poke of its bytes at its address when its
+# site is armed (harness/tools/marker-perf.c text-poke); on x86_64 also
+# the CALL written over the site's NOP, at the address the listing gives
+# (arm64 writes its sites, as its jump labels, without text pokes).
+site=
+[ -z "$X86" ] || site=$(grep '^sdt_example:types ' $L | awk '{ print $NF }')
+/extra/marker-perf text-poke $E/sdt_sdt_example/types/enable $site ||
+	fail "perf's side band of a thunk"
+no_thunk_syms "disarmed, after perf"
 [ -z "$X86" ] || echo 1 > $OPT
 echo thunk > $MECH
 rmmod sdt_example marker_example || fail "rmmod"
