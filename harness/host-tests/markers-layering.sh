@@ -1,6 +1,6 @@
 #!/bin/bash
-# The layout of kernel/markers/: the control file and the trace events
-# (kernel/trace/trace_markers*.c) are clients of the registry, not partners (no object of the core uses a
+# The layout of kernel/markers/: the control file, the trace events
+# (kernel/trace/trace_markers*.c) and the raw BPF attach (bpf.c) are clients of the registry, not partners (no object of the core uses a
 # symbol of theirs, and they use only the registry's client functions, so
 # the core links and runs with CONFIG_MARKERS_CONTROL=n or
 # CONFIG_MARKERS_EVENTS=n; the control file also uses the events' enable
@@ -20,9 +20,12 @@ ev=("$t/trace_markers.o" "$t/trace_markers_format.o" "$t/trace_markers_record.o"
 for o in "${ctl[@]}" "${ev[@]}"; do
 	[ -f "$o" ] || { echo "no $o"; exit 1; }
 done
+# Raw BPF programs by marker name (with CONFIG_BPF_EVENTS): a client too.
+bpfo=()
+[ ! -f "$d/bpf.o" ] || bpfo=("$d/bpf.o")
 core=()
 for o in "$d"/*.o; do
-	case " ${ctl[*]} ${ev[*]} " in *" $o "*) continue ;; esac
+	case " ${ctl[*]} ${ev[*]} ${bpfo[*]} " in *" $o "*) continue ;; esac
 	case $(basename "$o") in built-in.a) ;; *) core+=("$o") ;; esac
 done
 echo "core objects: ${core[*]##*/}"
@@ -30,7 +33,7 @@ defs() { nm --defined-only "$@" | awk 'NF == 3 && $2 ~ /[TDBR]/ { print $3 }' | 
 undefs() { nm -u "$@" | awk '{ print $NF }' | sort -u; }
 
 # The core uses nothing of its clients.
-bad=$(comm -12 <(defs "${ctl[@]}" "${ev[@]}") <(undefs "${core[@]}"))
+bad=$(comm -12 <(defs "${ctl[@]}" "${ev[@]}" "${bpfo[@]}") <(undefs "${core[@]}"))
 if [ -n "$bad" ]; then
 	echo "the core uses symbols of its clients: $bad"; exit 1
 fi
@@ -56,10 +59,12 @@ prov=("${core[@]}" "${ev[@]}")
 check_uses "the control file" "$client marker_event_set marker_event_hits marker_events_hold marker_events_release" "${ctl[@]}"
 prov=("${core[@]}")
 check_uses "the events" "$client_ev" "${ev[@]}"
+[ ${#bpfo[@]} = 0 ] ||
+	check_uses "the BPF attach" "marker_key_event_format marker_add_probe marker_remove_probe marker_format_next sdt_spec_nargs" "${bpfo[@]}"
 
 # The layers, top first, as internal.h lists them: an object may use
 # symbols of its own layer or of those below it.
-layers=("control control_parse sinks"
+layers=("control control_parse sinks bpf"
 	"kunit" "api" "probes" "objects" "mark sdt" "sdt_thunk" "sdt_kprobe" "debugfs" "core" "format sdt_decode")
 declare -A layer
 for i in "${!layers[@]}"; do

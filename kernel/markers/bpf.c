@@ -261,44 +261,31 @@ static int marker_bpf_mark_kinds(struct marker_bpf_link *ml, const char *fmt)
 }
 
 /*
- * Fill @np, @ml's probe, from what @key's sites take now, under
- * marker_mutex; @fmt gets a copy of their format, for the registry to
- * check later sites against.
+ * Fill @np, @ml's probe, from what @key's sites take now; @fmt gets a copy
+ * of their format, for the registry to check later sites against.
  */
 static int marker_bpf_prepare(struct marker_bpf_link *ml,
 			      struct marker_probe *np, char **fmt)
 {
-	struct marker_name *mn;
-	const char *f, *why;
-	int n, ret = -ENOENT;
+	int n;
 
-	mutex_lock(&marker_mutex);
-	mn = marker_find_name(ml->key);
-	if (!mn || !mn->nr_sites)
-		goto out;
-	f = marker_name_event_format(mn, &why);
-	if (!f) {
-		/* Sites that disagree; or only guards, with no argument. */
-		ret = why ? -EPERM : -ENOENT;
-		goto out;
+	*fmt = marker_key_event_format(ml->key);
+	if (IS_ERR(*fmt)) {
+		n = PTR_ERR(*fmt);
+		*fmt = NULL;
+		return n;
 	}
-	*fmt = kstrdup(f, GFP_KERNEL);
-	ret = -ENOMEM;
-	if (!*fmt)
-		goto out;
 	if (marker_key_is_sdt(ml->key)) {
-		n = sdt_spec_nargs(f);
-		ret = n > MARKER_BPF_MAX_ARGS ? -E2BIG : 0;
+		n = sdt_spec_nargs(*fmt);
+		if (n > MARKER_BPF_MAX_ARGS)
+			return -E2BIG;
 		ml->nargs = n;
 		np->nargs = n;
-	} else {
-		ret = marker_bpf_mark_kinds(ml, f);
-		np->format = *fmt;
-		np->nargs = -1;
+		return 0;
 	}
-out:
-	mutex_unlock(&marker_mutex);
-	return ret;
+	np->format = *fmt;
+	np->nargs = -1;
+	return marker_bpf_mark_kinds(ml, *fmt);
 }
 
 /**

@@ -25,14 +25,16 @@
  *			registry, through the functions under "Clients" below
  *	control_parse.c	its grammar
  *	sinks.c		the control file's printk probe
+ *	bpf.c		raw BPF programs attached by marker name: a client
  *
  * The trace events are a dynamic event type of the tracing code
  * (kernel/trace/trace_markers*.c): a client of the registry, through the
- * functions under "Clients" below, as the control file is.
+ * functions under "Clients" below, as the control file is, and as bpf.c
+ * (raw BPF programs attached by name) is.
  *
  * Layers, each file calling only files of its own layer or below, with no
  * cycle (harness/host-tests/markers-layering.sh checks both on the built
- * objects): control.c, control_parse.c, sinks.c; kunit.c; api.c;
+ * objects): control.c, control_parse.c, sinks.c, bpf.c; kunit.c; api.c;
  * probes.c; objects.c; mark.c, sdt.c; sdt_thunk.c; sdt_kprobe.c;
  * debugfs.c; core.c;
  * format.c, sdt_decode.c. The core reaches the mechanisms above it only
@@ -415,6 +417,8 @@ int marker_walk_names(marker_name_fn *fn, void *ctx);
 bool marker_name_in_module(struct marker_name *mn, const char *module);
 
 int marker_key_no_event(const char *key);
+
+char *marker_key_event_format(const char *key);
 
 const char *marker_name_event_format(struct marker_name *mn, const char **why);
 

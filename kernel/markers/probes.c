@@ -321,6 +321,36 @@ int marker_change(const struct marker_op *ops, unsigned int n)
 }
 
 /**
+ * marker_key_event_format - a copy of the format of a key's trace event
+ * @key: a marker name, or an SDT "provider:name"
+ *
+ * What a client that reads a key's arguments as its trace event does
+ * (kernel/markers/bpf.c) learns of them. Takes marker_mutex.
+ *
+ * Return: marker_name_event_format()'s format, copied, for kfree(); or
+ * ERR_PTR(-ENOENT) when @key has no site, or none that records (guards,
+ * sites in freed init text), -EPERM when its sites disagree or cannot be
+ * printed, -ENOMEM.
+ */
+char *marker_key_event_format(const char *key)
+{
+	struct marker_name *mn;
+	const char *fmt = NULL, *why = NULL;
+	char *ret;
+
+	mutex_lock(&marker_mutex);
+	mn = marker_find_name(key);
+	if (mn && mn->nr_sites)
+		fmt = marker_name_event_format(mn, &why);
+	if (fmt)
+		ret = kstrdup(fmt, GFP_KERNEL) ?: ERR_PTR(-ENOMEM);
+	else
+		ret = ERR_PTR(why ? -EPERM : -ENOENT);
+	mutex_unlock(&marker_mutex);
+	return ret;
+}
+
+/**
  * marker_add_probe - attach a probe to a key
  * @key: a marker name, or an SDT "provider:name"
  * @np: the probe
