@@ -7,7 +7,7 @@
  * interrupted before the thunk raised the preempt count, where a tick may
  * report a quiescent state and so end a normal grace period. Such a thunk
  * must call no probe once it is retired, and its memory must stay until
- * the task has left it.
+ * the task has left it. And a stack taken in a probe walks through it.
  */
 
 #include <kunit/test.h>
@@ -17,6 +17,7 @@
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/jiffies.h>
+#include <linux/kallsyms.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/preempt.h>
@@ -25,6 +26,7 @@
 #include <linux/sched.h>
 #include <linux/sdt.h>
 #include <linux/smp.h>
+#include <linux/stacktrace.h>
 
 #include "../internal.h"
 
@@ -208,6 +210,62 @@ static void sdt_thunk_test_in_use(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, sdt_thunk_wait_freed(dying, 10));
 }
 
+/* The stack a probe of the site saw, as KASAN and lockdep save theirs. */
+static unsigned long sdt_thunk_stack[32];
+static unsigned int sdt_thunk_stack_len;
+
+static void sdt_thunk_stack_probe(void *data, const u64 *args,
+				  unsigned int nargs)
+{
+	sdt_thunk_stack_len = stack_trace_save(sdt_thunk_stack,
+					       ARRAY_SIZE(sdt_thunk_stack), 0);
+}
+
+static void sdt_thunk_detach_stack(void *unused)
+{
+	sdt_disable_probe("kunit_thunk", "site", sdt_thunk_stack_probe, NULL);
+}
+
+/*
+ * Has the saved stack a frame in the function named @func? %ps prints a
+ * module's function with " [module]" after its name.
+ */
+static bool sdt_thunk_stack_has(const char *func)
+{
+	size_t len = strlen(func);
+	char sym[KSYM_SYMBOL_LEN];
+	unsigned int i;
+
+	for (i = 0; i < sdt_thunk_stack_len; i++) {
+		snprintf(sym, sizeof(sym), "%ps", (void *)sdt_thunk_stack[i]);
+		if (!strncmp(sym, func, len) && (!sym[len] || sym[len] == ' '))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A stack saved in a probe (stack_trace_save(), as a KASAN or lockdep
+ * report saves one) walks through the thunk, by its name, to the site's
+ * function. On x86 it goes on to the site's caller, this test; on arm64
+ * the site's function is a leaf with no frame record, and the walk goes
+ * from it to its caller's caller.
+ */
+static void sdt_thunk_test_stack(struct kunit *test)
+{
+	sdt_thunk_stack_len = 0;
+	sdt_thunk_arm(test, sdt_thunk_stack_probe, sdt_thunk_detach_stack);
+	sdt_thunk_kunit_site(3);
+	KUNIT_ASSERT_GT(test, sdt_thunk_stack_len, 0);
+	KUNIT_EXPECT_TRUE_MSG(test, sdt_thunk_stack_has("sdt_thunk_kunit_thunk_site"),
+			      "no frame of the thunk, by its name");
+	KUNIT_EXPECT_TRUE_MSG(test, sdt_thunk_stack_has("sdt_thunk_kunit_site"),
+			      "no frame of the site's function");
+	if (IS_ENABLED(CONFIG_X86))
+		KUNIT_EXPECT_TRUE_MSG(test, sdt_thunk_stack_has("sdt_thunk_test_stack"),
+				      "no frame of the site's caller");
+}
+
 static int sdt_thunk_test_init(struct kunit *test)
 {
 	/* Without it, the tick ends no grace period inside a thunk. */
@@ -221,6 +279,7 @@ static int sdt_thunk_test_init(struct kunit *test)
 static struct kunit_case sdt_thunk_test_cases[] = {
 	KUNIT_CASE(sdt_thunk_test_retired),
 	KUNIT_CASE(sdt_thunk_test_in_use),
+	KUNIT_CASE(sdt_thunk_test_stack),
 	{}
 };
 
