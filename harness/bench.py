@@ -35,7 +35,9 @@ ROWS = ["baseline", "mark_dormant", "sdt_dormant", "tracepoint_dormant",
         "sdt_call_1arg", "sdt_call_4args", "sdt_call_12args", "sdt_optprobe_1arg",
         "sdt_int3_1arg", "kprobe_entry", "mark_event", "trace_event", "sdt_event",
         "trace_printk", "bpf_mark_event", "bpf_trace_event", "bpf_raw_tp",
-        "bpf_mark_raw", "bpf_sdt_raw"]
+        "bpf_mark_raw", "bpf_sdt_raw",
+        "live_base", "tracepoint_dormant_live", "mark_dormant_live", "sdt_dormant_live",
+        "tracepoint_armed_live", "mark_armed_live", "sdt_armed_live"]
 REQUIRED = [r for r in ROWS if r != "old_marker_dormant"]
 SDT_CALL_ROWS = ["sdt_thunk_1arg", "sdt_thunk_4args", "sdt_thunk_12args", "sdt_thunk_stack_arg",
                  "sdt_thunk_percpu", "sdt_call_1arg", "sdt_call_4args", "sdt_call_12args",
@@ -90,6 +92,38 @@ def fallthrough(obj, fn, arch):
         if f[2].startswith("ret") or f[2].startswith("jmp"):
             break
     return n, nbytes
+
+
+def stack_work(obj, fn, arch):
+    """Whole-function figures of @fn in @obj: instructions, register saves
+    and restores (x86: push, pop; arm64: stp, ldp, str, ldr of x19-x30),
+    and the other moves to and from the stack (spills and reloads)."""
+    objdump = "aarch64-linux-gnu-objdump" if arch == "arm64" else "objdump"
+    dis = subprocess.run([objdump, "-d", "--no-show-raw-insn", obj], capture_output=True,
+                         text=True).stdout
+    m = re.search(r"<%s>:\n(.*?)\n\n" % re.escape(fn), dis, re.S)
+    if not m:
+        return None
+    n = saves = moves = 0
+    for line in m.group(1).splitlines():
+        f = line.split("\t")
+        if len(f) < 2 or not f[1].strip():
+            continue
+        insn = " ".join(f[1:]).strip()	# arm64's objdump tabs out the operands
+        op = insn.split()[0]
+        n += 1
+        if arch == "arm64":
+            if "[sp" not in insn:
+                continue
+            if re.search(r"\bx(19|2[0-9]|30)\b", insn) and op in ("stp", "ldp", "str", "ldr"):
+                saves += 1
+            elif op in ("stp", "ldp", "str", "ldr", "stur", "ldur"):
+                moves += 1
+        elif op in ("push", "pop"):
+            saves += 1
+        elif op.startswith("mov") and ("(%rsp)" in insn or "(%rbp)" in insn):
+            moves += 1
+    return n, saves, moves
 
 
 def main():
@@ -260,6 +294,21 @@ def main():
     if m and nsites:
         print("  record: %d bytes per site in __markers (+16 in __jump_table for a MARK() "
               "site, +8 in __marker_calls for its call)" % (int(m.group(1), 16) // nsites))
+    # The fair comparison: what a site costs in a function that keeps
+    # values live across it, dormant and armed, and what the compiler did.
+    print("\na function that keeps 12 values live across its site (instructions net "
+          "of live_base; the function's whole code, from %s):" % obj.replace(kobj + "/", ""))
+    print("  %-24s %7s %5s   %-12s %6s %5s %6s" % ("row", "insns", "net", "function",
+                                                    "insns", "saves", "spills"))
+    for r, fn in [("live_base", "fn_live_base"), ("tracepoint_dormant_live", "fn_live_tp"),
+                  ("mark_dormant_live", "fn_live_mark"), ("sdt_dormant_live", "fn_live_sdt"),
+                  ("tracepoint_armed_live", "fn_live_tp"), ("mark_armed_live", "fn_live_mark"),
+                  ("sdt_armed_live", "fn_live_sdt")]:
+        n, b = insns(r), insns("live_base")
+        w = stack_work(obj, fn, arch)
+        print("  %-24s %7s %5s   %-12s %6s %5s %6s" % (
+            r, "-" if n is None else "%.2f" % n, "-" if n is None or b is None else
+            "%.0f" % (n - b), fn, *(("-",) * 3 if w is None else w)))
     print("\nCSV: %s, %s" % (os.path.join(out, "bench%s.csv" % sfx),
                              os.path.join(out, "bench-arming%s.csv" % sfx)))
     if missing:

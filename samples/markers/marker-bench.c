@@ -51,6 +51,13 @@
  *	bpf_raw_tp		program on the TRACE_EVENT's tracepoint: each
  *				attached first (harness/tools/marker-perf.c
  *				bench, bench-raw), the events not enabled
+ *	live_base		a function that keeps 12 values live across
+ *	tracepoint_dormant_live	where the others have their site, with
+ *	mark_dormant_live	no site, and with each kind of site,
+ *	sdt_dormant_live	dormant and armed with one empty probe (the
+ *	tracepoint_armed_live	SDT site by its thunk): what the compiler
+ *	mark_armed_live		does around a site that may call shows in
+ *	sdt_armed_live		the dormant rows
  *	bpf_mark_raw		the raw-tracepoint program attached by marker
  *	bpf_sdt_raw		name to marker_bench_k, and by SDT key to
  *				marker_bench:sdt_k (armed by its thunk)
@@ -127,6 +134,8 @@ MODULE_PARM_DESC(run, "rows to run now");
 
 DECLARE_TRACE(marker_bench_tp, TP_PROTO(int v), TP_ARGS(v));
 DEFINE_TRACE(marker_bench_tp, TP_PROTO(int v), TP_ARGS(v));
+DECLARE_TRACE(marker_bench_live_tp, TP_PROTO(int v), TP_ARGS(v));
+DEFINE_TRACE(marker_bench_live_tp, TP_PROTO(int v), TP_ARGS(v));
 
 /* After the tracepoint above: this header defines its own. */
 #define CREATE_TRACE_POINTS
@@ -250,6 +259,44 @@ static noinline __bench_noipa void fn_trace_printk(int v)
 	barrier();
 }
 
+/*
+ * A function that keeps 12 values live across its site: read before it
+ * (READ_ONCE(): the compiler cannot read them again after), used after
+ * it. Across a call, the x86-64 ABI keeps 6 registers (arm64: 10); a
+ * site that may call makes the compiler save the rest, or keep them in
+ * the callee-saved registers it then saves in the prologue, whether or
+ * not the site is armed. An SDT site's asm takes its operands and
+ * clobbers nothing.
+ */
+static int bench_live_in[12];
+static int bench_live_out;
+
+#define BENCH_LIVE(fn, site)						\
+static noinline __bench_noipa void fn(int v)				\
+{									\
+	int a0 = READ_ONCE(bench_live_in[0]) + v;			\
+	int a1 = READ_ONCE(bench_live_in[1]) + v;			\
+	int a2 = READ_ONCE(bench_live_in[2]) + v;			\
+	int a3 = READ_ONCE(bench_live_in[3]) + v;			\
+	int a4 = READ_ONCE(bench_live_in[4]) + v;			\
+	int a5 = READ_ONCE(bench_live_in[5]) + v;			\
+	int a6 = READ_ONCE(bench_live_in[6]) + v;			\
+	int a7 = READ_ONCE(bench_live_in[7]) + v;			\
+	int a8 = READ_ONCE(bench_live_in[8]) + v;			\
+	int a9 = READ_ONCE(bench_live_in[9]) + v;			\
+	int a10 = READ_ONCE(bench_live_in[10]) + v;			\
+	int a11 = READ_ONCE(bench_live_in[11]) + v;			\
+									\
+	site;								\
+	WRITE_ONCE(bench_live_out, (a0 * a1) ^ (a2 * a3) ^ (a4 * a5) ^	\
+		   (a6 * a7) ^ (a8 * a9) ^ (a10 * a11));		\
+}
+
+BENCH_LIVE(fn_live_base, barrier())
+BENCH_LIVE(fn_live_tp, trace_marker_bench_live_tp(v))
+BENCH_LIVE(fn_live_mark, MARK(marker_bench_live, "%d", v))
+BENCH_LIVE(fn_live_sdt, SDT_PROBE(marker_bench, sdt_live, v))
+
 /* A timing loop per function: direct calls, no indirect branch. */
 #define BENCH_LOOP(fn)							\
 static noinline u64 loop_##fn(unsigned int n)				\
@@ -281,6 +328,10 @@ BENCH_LOOP(fn_trace)
 BENCH_LOOP(fn_trace_event)
 BENCH_LOOP(fn_sdt_event)
 BENCH_LOOP(fn_trace_printk)
+BENCH_LOOP(fn_live_base)
+BENCH_LOOP(fn_live_tp)
+BENCH_LOOP(fn_live_mark)
+BENCH_LOOP(fn_live_sdt)
 
 /* Empty probes. */
 static void bench_mark_probe(void *data, const char *fmt, va_list *args)
@@ -339,19 +390,19 @@ static void bench_settle(void)
 	msleep(200);
 }
 
-static int bench_mark_row(const char *id, const char *what, int nprobes)
+static int bench_mark_row(const char *id, const char *what, int nprobes,
+			  const char *name, u64 (*loop)(unsigned int))
 {
 	static int second;
 	int ret;
 
-	ret = marker_set_probe("marker_bench", "%d", bench_mark_probe, NULL);
+	ret = marker_set_probe(name, "%d", bench_mark_probe, NULL);
 	if (!ret && nprobes > 1)
-		ret = marker_set_probe("marker_bench", "%d", bench_mark_probe,
-				       &second);
+		ret = marker_set_probe(name, "%d", bench_mark_probe, &second);
 	if (!ret)
-		bench_time(id, what, loop_fn_mark);
-	marker_disable_probe("marker_bench", bench_mark_probe, &second);
-	marker_disable_probe("marker_bench", bench_mark_probe, NULL);
+		bench_time(id, what, loop);
+	marker_disable_probe(name, bench_mark_probe, &second);
+	marker_disable_probe(name, bench_mark_probe, NULL);
 	return ret;
 }
 
@@ -396,6 +447,19 @@ static int bench_tp_row(const char *id, const char *what, int nprobes)
 	if (nprobes > 1)
 		unregister_trace_marker_bench_tp(bench_tp_probe, &second);
 	unregister_trace_marker_bench_tp(bench_tp_probe, NULL);
+	tracepoint_synchronize_unregister();
+	return 0;
+}
+
+static int bench_tp_live_row(void)
+{
+	int ret = register_trace_marker_bench_live_tp(bench_tp_probe, NULL);
+
+	if (ret)
+		return ret;
+	bench_time("tracepoint_armed_live", "12 live values, tracepoint, one empty probe",
+		   loop_fn_live_tp);
+	unregister_trace_marker_bench_live_tp(bench_tp_probe, NULL);
 	tracepoint_synchronize_unregister();
 	return 0;
 }
@@ -500,10 +564,12 @@ static void bench_rows(const char *rows)
 		ret = ret ?: bench_tp_row("tracepoint_armed_2probes",
 					  "tracepoint, two empty probes", 2);
 	if (bench_want(rows, "mark_armed"))
-		ret = ret ?: bench_mark_row("mark_armed", "MARK(), one empty probe", 1);
+		ret = ret ?: bench_mark_row("mark_armed", "MARK(), one empty probe", 1,
+					    "marker_bench", loop_fn_mark);
 	if (bench_want(rows, "mark_armed_2probes"))
 		ret = ret ?: bench_mark_row("mark_armed_2probes",
-					    "MARK(), two empty probes", 2);
+					    "MARK(), two empty probes", 2,
+					    "marker_bench", loop_fn_mark);
 	if (bench_want(rows, "sdt_thunk_1arg"))
 		ret = ret ?: bench_sdt_row("sdt_thunk_1arg",
 					   "SDT site, thunk, 1 argument", "sdt",
@@ -524,6 +590,27 @@ static void bench_rows(const char *rows)
 		ret = ret ?: bench_sdt_row("sdt_thunk_percpu",
 					   "SDT site, thunk, a per-CPU operand",
 					   "sdt_percpu", loop_fn_sdt_percpu);
+	if (bench_want(rows, "live_base"))
+		bench_time("live_base", "12 live values, no site", loop_fn_live_base);
+	if (bench_want(rows, "tracepoint_dormant_live"))
+		bench_time("tracepoint_dormant_live", "12 live values, tracepoint, no probe",
+			   loop_fn_live_tp);
+	if (bench_want(rows, "mark_dormant_live"))
+		bench_time("mark_dormant_live", "12 live values, MARK(), no probe",
+			   loop_fn_live_mark);
+	if (bench_want(rows, "sdt_dormant_live"))
+		bench_time("sdt_dormant_live", "12 live values, SDT site, no probe",
+			   loop_fn_live_sdt);
+	if (bench_want(rows, "tracepoint_armed_live"))
+		ret = ret ?: bench_tp_live_row();
+	if (bench_want(rows, "mark_armed_live"))
+		ret = ret ?: bench_mark_row("mark_armed_live",
+					    "12 live values, MARK(), one empty probe", 1,
+					    "marker_bench_live", loop_fn_live_mark);
+	if (bench_want(rows, "sdt_armed_live"))
+		ret = ret ?: bench_sdt_row("sdt_armed_live",
+					   "12 live values, SDT site, thunk", "sdt_live",
+					   loop_fn_live_sdt);
 	if (bench_want(rows, "sdt_call_1arg"))
 		ret = ret ?: bench_sdt_row("sdt_call_1arg",
 					   "SDT site, call, 1 argument", "sdt",
