@@ -25,3 +25,5 @@ QEMU_ACCEL="tcg,thread=single -icount shift=0,sleep=off" \
 	"$TOP/harness/guest/bench.sh" $GUEST_TOOLS > /dev/null
 python3 "$TOP/harness/bench.py" "$LOGS/bench-time.log" "$LOGS/bench-icount.log" "$KOBJ" "$B" \
 	--arch="$KARCH"
+echo
+"$TOP/harness/footprint.sh"

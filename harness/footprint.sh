@@ -1,0 +1,172 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The footprint of a site in a module's image, for make bench: builds,
+# against the kernel of $KOBJ, one module per kind of site with N sites
+# and one with none, and prints, per site, the bytes it adds to the
+# module's allocated sections (what loading it takes: text, data, rodata,
+# __markers, the notes and tables) and to its file, stripped of debug
+# information as modules_install INSTALL_MOD_STRIP=1 strips it. Each site
+# is in a function of its own, void f(int v, const char *s), which the
+# module without sites has too, empty. Kinds:
+#   mark0, mark2, mark6	MARK() with 0, 2 and 6 arguments
+#   sdt1, sdt6		SDT_PROBE() with 1 and 6
+#   trace_event		a TRACE_EVENT with an int and a string field
+#   define_event	a DEFINE_EVENT of a class the module has anyway
+#			(against a module with the class and one event)
+#   declare_trace	a bare DECLARE_TRACE() tracepoint, no event
+# A pr_debug() site has no row while the bench kernel has no
+# CONFIG_DYNAMIC_DEBUG (pr_debug() compiles to nothing there).
+# Writes $B/footprint-bench.csv for make bench's kernel (footprint.csv
+# for the test kernel, footprint-bench-arm64.csv...): kind,sites,
+# alloc_bytes,file_bytes,alloc_per_site,file_per_site.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+N=10
+# Per kernel build: build/footprint-bench.csv for make bench's.
+tag=$(basename "$KOBJ" | sed 's/^obj//')
+dir=$B/footprint$tag
+rm -rf "$dir"
+mkdir -p "$dir"
+kinds="mark0 mark2 mark6 sdt1 sdt6 trace_event define_event declare_trace"
+
+# site KIND I: the site of function I.
+site() {
+	case $1 in
+	mark0) echo "MARK(fp_m$2, MARK_NOARGS);" ;;
+	mark2) echo "MARK(fp_m$2, \"v %d s %s\", v, s);" ;;
+	mark6) echo "MARK(fp_m$2, \"%d %d %d %d %s %s\", v, v + 1, v + 2, v + 3, s, s + 1);" ;;
+	sdt1) echo "SDT_PROBE(fp, s$2, v);" ;;
+	sdt6) echo "SDT_PROBE(fp, s$2, v, v + 1, v + 2, v + 3, s, s + 1);" ;;
+	trace_event | define_event) echo "trace_fp_e$2(v, s);" ;;
+	declare_trace) echo "trace_fp_t$2(v, s);" ;;
+	esac
+}
+
+# header KIND MOD FIRST LAST: the trace header of module MOD, with the
+# events FIRST..LAST.
+header() {
+	local i
+	cat <<EOF
+/* SPDX-License-Identifier: GPL-2.0 */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM $2
+#if !defined(_FP_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _FP_TRACE_H
+#include <linux/tracepoint.h>
+EOF
+	if [ "$1" = define_event ]; then
+		cat <<'EOF'
+DECLARE_EVENT_CLASS(fp_class, TP_PROTO(int v, const char *s), TP_ARGS(v, s),
+	TP_STRUCT__entry(__field(int, v) __string(s, s)),
+	TP_fast_assign(__entry->v = v; __assign_str(s);),
+	TP_printk("v %d s %s", __entry->v, __get_str(s)));
+EOF
+	fi
+	for ((i = $3; i <= $4; i++)); do
+		if [ "$1" = define_event ]; then
+			echo "DEFINE_EVENT(fp_class, fp_e$i, TP_PROTO(int v, const char *s), TP_ARGS(v, s));"
+		else
+			cat <<EOF
+TRACE_EVENT(fp_e$i, TP_PROTO(int v, const char *s), TP_ARGS(v, s),
+	TP_STRUCT__entry(__field(int, v) __string(s, s)),
+	TP_fast_assign(__entry->v = v; __assign_str(s);),
+	TP_printk("v %d s %s", __entry->v, __get_str(s)));
+EOF
+		fi
+	done
+	cat <<EOF
+#endif
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#define TRACE_INCLUDE_FILE ${2}_trace
+#include <trace/define_trace.h>
+EOF
+}
+
+# module KIND SITES: fp_KIND_SITES.c, N functions, SITES of them with a
+# site (define_event: every module has event 0, in function 0).
+module() {
+	local m=fp_$1_$2 i first=1 last=$2
+	[ "$1" != define_event ] || { first=0; last=$2; }
+	{
+		echo "// SPDX-License-Identifier: GPL-2.0"
+		echo "#include <linux/module.h>"
+		echo "#include <linux/marker.h>"
+		echo "#include <linux/sdt.h>"
+		case $1 in
+		trace_event | define_event)
+			echo "#define CREATE_TRACE_POINTS"
+			echo "#include \"${m}_trace.h\"" ;;
+		declare_trace)
+			echo "#include <linux/tracepoint.h>"
+			for ((i = 1; i <= $2; i++)); do
+				echo "DECLARE_TRACE(fp_t$i, TP_PROTO(int v, const char *s), TP_ARGS(v, s));"
+				echo "DEFINE_TRACE(fp_t$i, TP_PROTO(int v, const char *s), TP_ARGS(v, s));"
+			done ;;
+		esac
+		for ((i = 0; i <= N; i++)); do
+			echo "noinline void fp_f$i(int v, const char *s);"
+			echo "noinline void fp_f$i(int v, const char *s)"
+			echo "{"
+			if [ "$i" -ge "$first" ] && [ "$i" -le "$last" ]; then
+				echo "	$(site "$1" "$i")"
+			fi
+			echo "	barrier();"
+			echo "}"
+		done
+		echo "MODULE_LICENSE(\"GPL\");"
+		echo "MODULE_DESCRIPTION(\"footprint: $1, $2 sites\");"
+	} > "$dir/$m.c"
+	case $1 in
+	trace_event | define_event)
+		header "$1" "$m" "$first" "$last" > "$dir/${m}_trace.h"
+		echo "CFLAGS_$m.o += -I\$(src)" >> "$dir/Kbuild" ;;
+	esac
+	echo "obj-m += $m.o" >> "$dir/Kbuild"
+}
+
+for k in $kinds; do
+	module "$k" 0
+	module "$k" "$N"
+done
+make -s -C "$KOBJ" M="$dir" ARCH=$KARCH "${KCROSS[@]}" "${KCC[@]}" modules > "$dir/build.log" 2>&1 ||
+	{ tail -n 20 "$dir/build.log"; die "footprint: the modules did not build ($dir/build.log)"; }
+
+strip_cmd=strip
+[ "$KARCH" != arm64 ] || strip_cmd=aarch64-linux-gnu-strip
+# alloc KO: the bytes of its allocated sections; file KO: stripped size.
+alloc() {
+	readelf -SW "$1" | python3 -c '
+import re, sys
+total = 0
+for line in sys.stdin:
+    m = re.match(r"\s*\[\s*\d+\]\s+(\S+)\s+(\S+)\s+\S+\s+\S+\s+([0-9a-f]+)\s+\S+\s+(\S*)", line)
+    if m and "A" in m.group(4) and re.fullmatch("[A-Z]+", m.group(4)):
+        total += int(m.group(3), 16)
+print(total)'
+}
+file_size() {
+	$strip_cmd --strip-debug -o "$1.stripped" "$1"
+	stat -c %s "$1.stripped"
+}
+csv=$B/footprint$tag.csv
+echo "kind,sites,alloc_bytes,file_bytes,alloc_per_site,file_per_site" > "$csv"
+echo "the footprint of a site in a module (allocated bytes, and stripped file bytes,"
+echo "per site: modules with $N sites of a kind against the same module with none):"
+printf '  %-14s %14s %10s\n' kind "alloc/site" "file/site"
+for k in $kinds; do
+	a0=$(alloc "$dir/fp_${k}_0.ko") an=$(alloc "$dir/fp_${k}_$N.ko")
+	f0=$(file_size "$dir/fp_${k}_0.ko") fn=$(file_size "$dir/fp_${k}_$N.ko")
+	pa=$(((an - a0) / N)) pf=$(((fn - f0) / N))
+	printf '  %-14s %14d %10d\n' "$k" "$pa" "$pf"
+	echo "$k,$N,$((an - a0)),$((fn - f0)),$pa,$pf" >> "$csv"
+done
+# The issue's target: a MARK() site at most a tenth of a TRACE_EVENT.
+m=$(awk -F, '$1 == "mark2" { print $5 }' "$csv")
+t=$(awk -F, '$1 == "trace_event" { print $5 }' "$csv")
+r=$(awk -v m="$m" -v t="$t" 'BEGIN { printf "%.3f", m / t }')
+echo "  MARK() with 2 arguments / TRACE_EVENT of the same fields: $m / $t = $r" \
+	"($(awk -v r="$r" 'BEGIN { print r <= 0.1 ? "<= 0.1, met" : "> 0.1, target not met" }'))"
+echo "CSV: $csv"

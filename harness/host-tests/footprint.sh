@@ -1,0 +1,27 @@
+#!/bin/bash
+# The footprint of a site (harness/footprint.sh, which make bench runs on
+# the bench kernel), on the test kernel: every kind gives a figure, and
+# they stand as they must whatever the configuration: an SDT site adds
+# less than a MARK() with as many arguments, a MARK() less than a bare
+# tracepoint, and a bare tracepoint less than a DEFINE_EVENT, itself less
+# than a TRACE_EVENT; more MARK() arguments, more bytes.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+
+"$TOP/harness/footprint.sh"
+csv=$B/footprint$(basename "$KOBJ" | sed 's/^obj//').csv
+per() {
+	awk -F, -v k="$1" '$1 == k { print $5 }' "$csv" | grep -x '[0-9][0-9]*' ||
+		{ echo "no figure for $1 in $csv"; exit 1; }
+}
+lt() {
+	[ "$(per "$1")" -lt "$(per "$2")" ] ||
+		{ echo "a $1 site adds $(per "$1") bytes, a $2 site $(per "$2"): want fewer"; exit 1; }
+}
+lt sdt1 mark2
+lt mark0 mark2
+lt mark2 mark6
+lt mark2 declare_trace
+lt declare_trace define_event
+lt define_event trace_event
+echo "footprint: $(tr '\n' ' ' < "$csv")"
