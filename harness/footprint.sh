@@ -131,10 +131,10 @@ for k in $kinds; do
 	module "$k" 0
 	module "$k" "$N"
 done
-make -s -C "$KOBJ" M="$dir" ARCH=$KARCH "${KCROSS[@]}" "${KCC[@]}" modules > "$dir/build.log" 2>&1 ||
+make -s -C "$KOBJ" M="$dir" ARCH="$KARCH" "${KCROSS[@]}" "${KCC[@]}" modules > "$dir/build.log" 2>&1 ||
 	{ tail -n 20 "$dir/build.log"; die "footprint: the modules did not build ($dir/build.log)"; }
 
-strip_cmd=strip
+strip_cmd="strip"
 [ "$KARCH" != arm64 ] || strip_cmd=aarch64-linux-gnu-strip
 # alloc KO: the bytes of its allocated sections; file KO: stripped size.
 alloc() {
