@@ -25,8 +25,11 @@ if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$KOBJ/.markers-config.stamp" 2>/dev/nul
 	say "build: configuring $FLAVOUR kernel (tinyconfig + $(for f in $FRAGMENTS; do basename "$f"; done | paste -sd+))"
 	"${KMAKE[@]}" -s tinyconfig > "$CLOG" 2>&1 ||
 		{ tail -n 20 "$CLOG"; die "tinyconfig failed"; }
-	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$KOBJ" "$KOBJ/.config" \
-		$FRAGMENTS >> "$CLOG" 2>&1 ||
+	# merge_config.sh makes its temporary files in the current
+	# directory: not in the repository, where a host test's view of it
+	# (add-site) would see them come and go.
+	(cd "$KOBJ" && "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$KOBJ" "$KOBJ/.config" \
+		$FRAGMENTS) >> "$CLOG" 2>&1 ||
 		{ tail -n 20 "$CLOG"; die "merge_config failed"; }
 	"${KMAKE[@]}" -s olddefconfig >> "$CLOG" 2>&1 ||
 		{ tail -n 20 "$CLOG"; die "olddefconfig failed"; }

@@ -113,8 +113,8 @@ for p in "$pdir"/[0-9][0-9][0-9][0-9]-*.patch; do
 	# options the series has not added yet are dropped by olddefconfig.
 	if [ $n = 1 ] || grep -q '^+++ b/.*Kconfig' "$p"; then
 		"${SMAKE[@]}" -s tinyconfig >> "$log" 2>&1
-		"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
-			$FRAGMENTS >> "$log" 2>&1
+		(cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+			"$obj/.config" $FRAGMENTS) >> "$log" 2>&1
 		"${SMAKE[@]}" -s olddefconfig >> "$log" 2>&1
 	fi
 	if [ "$n" -lt "${SERIES_FROM:-1}" ]; then

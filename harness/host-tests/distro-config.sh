@@ -16,7 +16,8 @@ trap 'rm -rf "$tmp"' EXIT
 bench_frags=$BASE_FRAGMENTS
 [ -z "${LLVM:-}" ] || bench_frags="$bench_frags $CONFIGS/markers-llvm.config"
 make -s -C "$KSRC" O="$tmp" ARCH=x86_64 "${KCC[@]}" tinyconfig > /dev/null
-"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$tmp" "$tmp/.config" $bench_frags > /dev/null
+# In $tmp: merge_config.sh makes its temporary files where it runs.
+(cd "$tmp" && "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$tmp" "$tmp/.config" $bench_frags) > /dev/null
 make -s -C "$KSRC" O="$tmp" ARCH=x86_64 "${KCC[@]}" olddefconfig > /dev/null
 
 # OPTION TEST BENCH [why]: the value wanted in each kernel (y, or n for

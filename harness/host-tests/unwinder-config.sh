@@ -14,7 +14,8 @@ cfg() {	# cfg UNWINDER_OPTION: configure in $tmp, print CONFIG_MARKERS's line
 	make -s -C "$KSRC" O="$tmp" ARCH=x86_64 tinyconfig > /dev/null
 	{ cat $FRAGMENTS; printf '# CONFIG_UNWINDER_ORC is not set\n'
 	  printf '# CONFIG_UNWINDER_FRAME_POINTER is not set\nCONFIG_%s=y\n' "$1"; } > "$tmp/frag"
-	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$tmp" "$tmp/.config" "$tmp/frag" > /dev/null
+	# In $tmp: merge_config.sh makes its temporary files where it runs.
+	(cd "$tmp" && "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$tmp" "$tmp/.config" "$tmp/frag") > /dev/null
 	make -s -C "$KSRC" O="$tmp" ARCH=x86_64 olddefconfig > /dev/null
 	grep -E "^CONFIG_$1=|CONFIG_MARKERS[ =]" "$tmp/.config" || true
 }
