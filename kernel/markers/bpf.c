@@ -2,9 +2,9 @@
 /*
  * Kernel markers: raw BPF programs attached by marker name.
  *
- * BPF_RAW_TRACEPOINT_OPEN (and BPF_LINK_CREATE) with a name that is no
- * tracepoint's comes here (bpf_raw_tp_link_attach()): a marker name, or an
- * SDT "provider:name". The program is attached as a probe of the name,
+ * BPF_RAW_TRACEPOINT_OPEN with a name that is no tracepoint's comes here
+ * (bpf_raw_tp_link_attach()): a marker name, or an SDT "provider:name"; in
+ * 6.12 BPF_LINK_CREATE names none. The program is a probe of the name,
  * through the registry, and gets the site's arguments as a raw tracepoint
  * program gets its tracepoint's: u64 values, in order, with no trace
  * record built. A MARK() argument is widened as its conversion says (%d
