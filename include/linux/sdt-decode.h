@@ -97,32 +97,59 @@ struct sdt_thunk_call {
 	unsigned long __percpu *hits;	/* counted at each call */
 	atomic_t *faults;		/* memory operands that faulted */
 	void *site;			/* the site: where a branch returns */
+	unsigned int nargs;		/* the site's operands */
 };
 
 /*
- * The memory of one thunk: the page that starts at the address
- * arch_sdt_thunk_make() returns (kernel_text_address() knows it).
+ * The gate of every thunk: what a thunk does around its call, in C, for
+ * the arch whose thunk calls it; one that does the same in its own code
+ * follows the rule its kernel-doc states.
  */
-#define SDT_THUNK_SIZE	PAGE_SIZE
+void sdt_thunk_gate(const struct sdt_thunk_call *call, const u64 *args);
+
+/*
+ * A thunk being made: the arch emits it into @buf (SDT_THUNK_MAX bytes,
+ * zeroed) as it will run at @at, the slot of executable memory the
+ * registry took for it; the registry writes the @len bytes there as text.
+ * Code may follow data the code reads: the site enters at @at + @entry.
+ * Where a thunk runs changes none of its lengths: the registry sizes it
+ * at its site's address first, then emits it again for its slot.
+ */
+struct sdt_thunk_image {
+	u8 *buf;
+	unsigned long at;
+	unsigned int len;		/* set by the arch: bytes emitted */
+	unsigned int entry;		/* set by the arch: where the code starts */
+};
 
 #ifdef CONFIG_HAVE_ARCH_MARKERS_SDT_CALL
 const char *arch_sdt_thunk_why(const struct sdt_prog *prog);
-void *arch_sdt_thunk_make(const struct sdt_prog *prog,
-			  const struct sdt_thunk_call *call);
-void arch_sdt_thunk_free(void *code);
+int arch_sdt_thunk_emit(const struct sdt_prog *prog,
+			const struct sdt_thunk_call *call,
+			struct sdt_thunk_image *img);
+void arch_sdt_thunk_write(void *dst, const void *src, size_t len);
+void arch_sdt_thunk_invalidate(void *dst, size_t len);
 #else
+#define SDT_THUNK_MAX		16
+#define SDT_THUNK_EXECMEM	EXECMEM_DEFAULT
+
 static inline const char *arch_sdt_thunk_why(const struct sdt_prog *prog)
 {
 	return "no thunks on this arch";
 }
 
-static inline void *arch_sdt_thunk_make(const struct sdt_prog *prog,
-					const struct sdt_thunk_call *call)
+static inline int arch_sdt_thunk_emit(const struct sdt_prog *prog,
+				      const struct sdt_thunk_call *call,
+				      struct sdt_thunk_image *img)
 {
-	return ERR_PTR(-EOPNOTSUPP);
+	return -EOPNOTSUPP;
 }
 
-static inline void arch_sdt_thunk_free(void *code)
+static inline void arch_sdt_thunk_write(void *dst, const void *src, size_t len)
+{
+}
+
+static inline void arch_sdt_thunk_invalidate(void *dst, size_t len)
 {
 }
 #endif /* CONFIG_HAVE_ARCH_MARKERS_SDT_CALL */

@@ -52,7 +52,8 @@
  * Lock nesting: marker_mutex is taken first. static_branch_enable(),
  * static_branch_disable() and register_kprobe() are called with it held
  * and take kprobe_mutex, cpus_read_lock(), jump_label_mutex and text_mutex
- * inside it; SDT symbol lookups take module_mutex inside it. Nothing takes
+ * inside it; SDT symbol lookups take module_mutex inside it, and SDT
+ * thunks sdt_pack_mutex, which nests outside text_mutex. Nothing takes
  * marker_mutex with any of those held. The control file's mutex nests
  * outside marker_mutex. Grace periods are waited for after marker_mutex is
  * dropped (marker_batch_finish()).

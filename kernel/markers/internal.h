@@ -446,6 +446,9 @@ int marker_check_consistency(void);
 extern bool sdt_int3_only;
 extern atomic_t sdt_thunks_dying;
 int sdt_thunk_set_live(const char *key, bool live);
+extern unsigned int sdt_packs_nr;
+void *sdt_pack_alloc(unsigned int len);
+void sdt_pack_free(void *at, unsigned int len, bool written);
 #endif
 
 #endif /* _KERNEL_MARKERS_INTERNAL_H */

@@ -10,7 +10,7 @@
  * by one of three mechanisms:
  *
  * thunk	the default: the NOP becomes a CALL of code generated for the
- *		site at arming (arch_sdt_thunk_make()), which stores each
+ *		site at arming (arch_sdt_thunk_emit()), which stores each
  *		operand into the probes' u64 array and calls the probe, or
  *		sdt_thunk_iterate(), directly. A site whose operands it cannot
  *		read safely (arch_sdt_thunk_why()), or whose thunk cannot be

@@ -19,13 +19,18 @@
 #include "internal.h"
 
 /*
- * The generated code of one call-armed site (arch_sdt_thunk_make()), for
+ * The generated code of one call-armed site (arch_sdt_thunk_emit()), for
  * one array of probes: a change of its probes makes a new one. It is
  * freed after an RCU-tasks grace period once no site calls it; @live is
- * cleared before the normal grace period that lets its probes go.
+ * cleared before the normal grace period that lets its probes go. It
+ * takes @len bytes of a pack from @slot; its site enters at @code, and
+ * the @size bytes from there are its text.
  */
 struct sdt_thunk {
 	void *code;
+	void *slot;
+	unsigned int len;
+	unsigned int size;
 	bool live;
 	struct list_head retired;	/* in sdt_thunks_retired */
 	struct latch_tree_node lnode;	/* in sdt_thunk_tree, by @code */

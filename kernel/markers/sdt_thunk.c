@@ -3,10 +3,11 @@
  * Kernel markers: the thunks of SDT sites, for the SDT mechanism (sdt.c).
  *
  * A thunk is the code one call-armed SDT site calls (on arm64, branches
- * to), made by the arch (arch_sdt_thunk_make()) when the site is armed:
+ * to), emitted by the arch (arch_sdt_thunk_emit()) when the site is armed:
  * it reads the site's operands and calls what sdt_thunk_make() tells it
  * to, the probe, sdt_thunk_iterate() over several, or sdt_thunk_site().
- * This file says what it calls, and when its memory may go: a thunk that
+ * This file says what it calls, where it lives (a slot of a pack of
+ * executable memory, below), and when its memory may go: a thunk that
  * a change retires (sdt_thunk_retire()) stops calling probes before the
  * change's grace period and is freed after an RCU-tasks grace period
  * (sdt_thunks_kill()). And it knows where the thunks are: from before
@@ -20,6 +21,8 @@
 
 #include <kunit/visibility.h>
 #include <linux/atomic.h>
+#include <linux/bitmap.h>
+#include <linux/execmem.h>
 #include <linux/kallsyms.h>
 #include <linux/perf_event.h>
 #include <linux/percpu.h>
@@ -27,6 +30,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sdt.h>
 #include <linux/sdt-decode.h>
+#include <linux/set_memory.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -68,7 +72,7 @@ static __always_inline int sdt_thunk_comp(void *key, struct latch_tree_node *n)
 
 	if (addr < start)
 		return -1;
-	if (addr >= start + SDT_THUNK_SIZE)
+	if (addr >= start + container_of(n, struct sdt_thunk, lnode)->size)
 		return 1;
 	return 0;
 }
@@ -87,13 +91,13 @@ static void sdt_thunk_tree_insert(struct sdt_thunk *th)
 	list_add_tail_rcu(&th->list, &sdt_thunk_list);
 	spin_unlock_irqrestore(&sdt_thunk_tree_lock, flags);
 	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, (unsigned long)th->code,
-			   SDT_THUNK_SIZE, false, th->name);
+			   th->size, false, th->name);
 	/*
 	 * And its bytes, for the decoders of traced code (Intel PT) that
 	 * perf feeds with text pokes, as kprobes give an insn slot's:
 	 * nothing was there before.
 	 */
-	perf_event_text_poke(th->code, NULL, 0, th->code, SDT_THUNK_SIZE);
+	perf_event_text_poke(th->code, NULL, 0, th->code, th->size);
 }
 
 static void sdt_thunk_tree_erase(struct sdt_thunk *th)
@@ -150,7 +154,7 @@ int sdt_thunk_address_lookup(unsigned long addr, unsigned long *size,
 	if (n) {
 		th = container_of(n, struct sdt_thunk, lnode);
 		if (size)
-			*size = SDT_THUNK_SIZE;
+			*size = th->size;
 		if (off)
 			*off = addr - (unsigned long)th->code;
 		if (modname)
@@ -194,6 +198,137 @@ int sdt_thunk_get_kallsym(unsigned int symnum, unsigned long *value,
 }
 
 /*
+ * Packs. Thunks share pages of executable memory, as BPF programs share
+ * bpf_prog_pack's and kprobes their instruction slots. A pack is a page
+ * of the arch's memory for thunks (SDT_THUNK_EXECMEM), made read-only
+ * and executable as soon as it is allocated and filled with the arch's
+ * trapping instructions (arch_sdt_thunk_invalidate()); it is cut into
+ * SDT_PACK_UNIT-byte units. A thunk being made is sized first (where it
+ * runs does not change its length), takes the first free run of units
+ * that holds it, and is emitted for that address; its bytes are written
+ * as text is (arch_sdt_thunk_write()). Freed, after its grace
+ * periods (sdt_thunks_kill()), its units are filled with traps again, so
+ * that a stale jump into them traps, and a pack with no thunk left goes
+ * back to execmem. Packs are taken and given back under sdt_pack_mutex
+ * (thunks are made under marker_mutex and freed by a work item), and a
+ * thunk is written without it: its slot is its own.
+ */
+#define SDT_PACK_SIZE		PAGE_SIZE
+#define SDT_PACK_UNIT		16
+#define SDT_PACK_UNITS		(SDT_PACK_SIZE / SDT_PACK_UNIT)
+
+static_assert(SDT_THUNK_MAX <= SDT_PACK_SIZE);
+
+struct sdt_pack {
+	struct list_head list;		/* in sdt_packs */
+	void *code;
+	unsigned int used;		/* units taken */
+	DECLARE_BITMAP(map, SDT_PACK_UNITS);
+};
+
+static LIST_HEAD(sdt_packs);
+static DEFINE_MUTEX(sdt_pack_mutex);
+
+/* The packs there are, for the KUnit suites. */
+VISIBLE_IF_KUNIT unsigned int sdt_packs_nr;
+EXPORT_SYMBOL_IF_KUNIT(sdt_packs_nr);
+
+static struct sdt_pack *sdt_pack_new(void)
+{
+	struct sdt_pack *p;
+
+	lockdep_assert_held(&sdt_pack_mutex);
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return NULL;
+	p->code = execmem_alloc(SDT_THUNK_EXECMEM, SDT_PACK_SIZE);
+	if (!p->code)
+		goto out;
+	/*
+	 * Freeing resets its permissions, whatever they became
+	 * (VM_FLUSH_RESET_PERMS).
+	 */
+	if (set_memory_rox((unsigned long)p->code, SDT_PACK_SIZE >> PAGE_SHIFT)) {
+		execmem_free(p->code);
+		goto out;
+	}
+	arch_sdt_thunk_invalidate(p->code, SDT_PACK_SIZE);
+	list_add_tail(&p->list, &sdt_packs);
+	sdt_packs_nr++;
+	return p;
+out:
+	kfree(p);
+	return NULL;
+}
+
+/*
+ * A slot of @len bytes (at most SDT_THUNK_MAX), of traps, for a thunk
+ * being made; NULL without memory.
+ */
+VISIBLE_IF_KUNIT void *sdt_pack_alloc(unsigned int len)
+{
+	unsigned int n = DIV_ROUND_UP(len, SDT_PACK_UNIT);
+	unsigned long pos = 0;
+	struct sdt_pack *p;
+
+	if (WARN_ON_ONCE(!len || len > SDT_THUNK_MAX))
+		return NULL;
+	mutex_lock(&sdt_pack_mutex);
+	list_for_each_entry(p, &sdt_packs, list) {
+		pos = bitmap_find_next_zero_area(p->map, SDT_PACK_UNITS, 0, n, 0);
+		if (pos < SDT_PACK_UNITS)
+			goto found;
+	}
+	p = sdt_pack_new();
+	if (!p) {
+		mutex_unlock(&sdt_pack_mutex);
+		return NULL;
+	}
+	pos = 0;
+found:
+	bitmap_set(p->map, pos, n);
+	p->used += n;
+	mutex_unlock(&sdt_pack_mutex);
+	return p->code + pos * SDT_PACK_UNIT;
+}
+EXPORT_SYMBOL_IF_KUNIT(sdt_pack_alloc);
+
+/*
+ * Give back the slot of @len bytes at @at that sdt_pack_alloc() gave:
+ * traps in it first if @written (a thunk's bytes are there, and a task
+ * may have run them), and the pack freed if it holds no thunk any more.
+ * In process context.
+ */
+VISIBLE_IF_KUNIT void sdt_pack_free(void *at, unsigned int len, bool written)
+{
+	unsigned int n = DIV_ROUND_UP(len, SDT_PACK_UNIT);
+	struct sdt_pack *p;
+
+	if (!n)
+		return;
+	mutex_lock(&sdt_pack_mutex);
+	list_for_each_entry(p, &sdt_packs, list) {
+		if (at < p->code || at >= p->code + SDT_PACK_SIZE)
+			continue;
+		if (written)
+			arch_sdt_thunk_invalidate(at, n * SDT_PACK_UNIT);
+		bitmap_clear(p->map, (at - p->code) / SDT_PACK_UNIT, n);
+		p->used -= n;
+		if (!p->used) {
+			list_del(&p->list);
+			sdt_packs_nr--;
+			execmem_free(p->code);
+			kfree(p);
+		}
+		mutex_unlock(&sdt_pack_mutex);
+		return;
+	}
+	mutex_unlock(&sdt_pack_mutex);
+	WARN_ONCE(1, "markers: no thunk pack holds %p\n", at);
+}
+EXPORT_SYMBOL_IF_KUNIT(sdt_pack_free);
+
+/*
  * What a thunk calls when its site has several probes (@data), with
  * preemption disabled. @data lives as long as the thunk may call this.
  */
@@ -228,6 +363,82 @@ static notrace void sdt_thunk_site(void *data, const u64 *args,
 NOKPROBE_SYMBOL(sdt_thunk_site);
 
 /**
+ * sdt_thunk_gate - call a thunk's probe, unless the thunk is retired
+ * @call: the thunk's call
+ * @args: the site's operands, which the thunk read
+ *
+ * The rule of every thunk, called by those that keep it in C (arm64's);
+ * x86's thunks do the same in their own code. With the preempt count
+ * raised, as for the whole call, and before touching anything the
+ * registry may free once the thunk is retired (the probe, its data, the
+ * site's hit counter): test *@call->live, which the registry clears before
+ * the normal grace period that lets those go (sdt_thunks_kill()); then
+ * count the hit and call the probe. preempt_enable_notrace() after.
+ */
+notrace void sdt_thunk_gate(const struct sdt_thunk_call *call, const u64 *args)
+{
+	sdt_probe_func *func = call->func;
+
+	preempt_disable_notrace();
+	if (likely(READ_ONCE(*call->live))) {
+		this_cpu_inc(*call->hits);
+		func(call->data, args, call->nargs);
+	}
+	preempt_enable_notrace();
+}
+
+NOKPROBE_SYMBOL(sdt_thunk_gate);
+
+/*
+ * Emit @th's code for @prog and @call into a slot of a pack, and write
+ * it there: 0, or -ENOMEM, or the arch's error (-ERANGE: out of reach of
+ * the site or of what it calls). Nothing is left allocated on error.
+ */
+static int sdt_thunk_place(struct sdt_thunk *th, const struct sdt_prog *prog,
+			   const struct sdt_thunk_call *call)
+{
+	struct sdt_thunk_image img = {};
+	unsigned int len;
+	void *slot;
+	int err;
+
+	img.buf = kzalloc(SDT_THUNK_MAX, GFP_KERNEL);
+	if (!img.buf)
+		return -ENOMEM;
+	/*
+	 * Its length: emitted as if at its site, in reach of everything
+	 * the thunk branches to.
+	 */
+	img.at = (unsigned long)call->site;
+	err = arch_sdt_thunk_emit(prog, call, &img);
+	if (err)
+		goto out;
+	len = img.len;
+	slot = sdt_pack_alloc(len);
+	if (!slot) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memset(img.buf, 0, SDT_THUNK_MAX);
+	img.at = (unsigned long)slot;
+	err = arch_sdt_thunk_emit(prog, call, &img);
+	if (!err && WARN_ON_ONCE(img.len != len || img.entry >= len))
+		err = -E2BIG;
+	if (err) {
+		sdt_pack_free(slot, len, false);
+		goto out;
+	}
+	arch_sdt_thunk_write(slot, img.buf, len);
+	th->slot = slot;
+	th->len = len;
+	th->code = slot + img.entry;
+	th->size = len - img.entry;
+out:
+	kfree(img.buf);
+	return err;
+}
+
+/**
  * sdt_thunk_make - make the thunk of an SDT site
  * @ss: the site, its spec decoded
  * @probes: its probes
@@ -247,6 +458,7 @@ struct sdt_thunk *sdt_thunk_make(struct sdt_site *ss,
 		.hits = ss->hits,
 		.faults = &ss->faults,
 		.site = ss->code,
+		.nargs = ss->prog.nargs,
 	};
 	struct sdt_thunk *th;
 
@@ -258,10 +470,8 @@ struct sdt_thunk *sdt_thunk_make(struct sdt_site *ss,
 		return NULL;
 	/* Its symbol: the key, "provider:name", as sdt_thunk_provider_name. */
 	th->name = kasprintf(GFP_KERNEL, "sdt_thunk_%s", ss->entry->mn->key);
-	if (!th->name) {
-		kfree(th);
-		return NULL;
-	}
+	if (!th->name)
+		goto out;
 	strreplace(th->name, ':', '_');
 	th->live = true;
 	call.live = &th->live;
@@ -278,15 +488,15 @@ struct sdt_thunk *sdt_thunk_make(struct sdt_site *ss,
 		call.func = sdt_thunk_iterate;
 		call.data = probes;
 	}
-	th->code = arch_sdt_thunk_make(&ss->prog, &call);
-	if (IS_ERR(th->code)) {
-		kfree(th->name);
-		kfree(th);
-		return NULL;
-	}
+	if (sdt_thunk_place(th, &ss->prog, &call))
+		goto out;
 	/* Text for unwinders before its site can call it. */
 	sdt_thunk_tree_insert(th);
 	return th;
+out:
+	kfree(th->name);
+	kfree(th);
+	return NULL;
 }
 
 /* Thunks killed and not yet freed, for the KUnit suites. */
@@ -298,9 +508,9 @@ static void sdt_thunk_free_work(struct work_struct *work)
 	struct sdt_thunk *th = container_of(work, struct sdt_thunk, free_work);
 
 	perf_event_ksymbol(PERF_RECORD_KSYMBOL_TYPE_OOL, (unsigned long)th->code,
-			   SDT_THUNK_SIZE, true, th->name);
-	perf_event_text_poke(th->code, th->code, SDT_THUNK_SIZE, NULL, 0);
-	arch_sdt_thunk_free(th->code);
+			   th->size, true, th->name);
+	perf_event_text_poke(th->code, th->code, th->size, NULL, 0);
+	sdt_pack_free(th->slot, th->len, true);
 	kfree(th->name);
 	kfree(th);
 	atomic_dec(&sdt_thunks_dying);

@@ -93,7 +93,7 @@ static u32 marker_insn(struct marker_patch *p)
 		       marker_gen_bl(code, __marker_slowpath);
 	case MARKER_INSN_SDT_CALL:
 		/*
-		 * A B to the site's thunk, in reach (arch_sdt_thunk_make()
+		 * A B to the site's thunk, in reach (arch_sdt_thunk_emit()
 		 * checked); no trampoline on arm64, so never without one.
 		 */
 		if (WARN_ON_ONCE(!p->dest))

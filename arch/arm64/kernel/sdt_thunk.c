@@ -19,10 +19,10 @@
  *	stp	x9, xzr, [sp, #-16]!	 a compare and its branch
  *	sub	sp, sp, #8 * 12		the u64 args[] the probe gets
  *	...				each operand, straight into its slot
- *	adr	x0, data
+ *	adr	x0, call
  *	mov	x1, sp
- *	ldr	x16, arm64_sdt_thunk_call
- *	blr	x16			(data, args)
+ *	ldr	x16, sdt_thunk_gate
+ *	blr	x16			(call, args)
  *	add	sp, sp, #8 * 12
  *	ldp	x9, xzr, [sp], #16
  *	msr	nzcv, x9
@@ -49,52 +49,46 @@
  * reach (a module in the 2 GB fallback region, say) is armed by kprobes
  * (kernel/markers/sdt.c).
  *
- * The thunk's page holds its code, then what the code reads: the
- * literals and the call to make (struct arm64_sdt_thunk). It is written
- * while still writable, made seen by every CPU's instruction fetch
- * (flush_icache_range(): one kick_all_cpus_sync() per thunk, as for a BPF
- * program, since the page may have held another thunk) and made
- * read-only and executable, before its site's B is written.
+ * The thunk's slot, in a pack the registry shares among thunks
+ * (kernel/markers/sdt_thunk.c), holds what the code reads, the literals
+ * and the call to make (struct arm64_sdt_thunk), then the code. It is
+ * emitted into a buffer and written through the text-patching fixmap
+ * (arch_sdt_thunk_write()), before its site's B is written.
  *
  * The thunk is reached by a B and calls C through a BLR: the C it calls
  * begins with a BTI landing pad, and kCFI checks only calls that C makes.
  *
  * Lifetime: as on x86 (arch/x86/kernel/sdt_thunk.c), a task may be
  * preempted or interrupted inside a thunk, so its memory goes after an
- * RCU-tasks grace period (arch_sdt_thunk_free()). What the thunk's call
+ * RCU-tasks grace period (sdt_thunks_kill()). What the thunk's call
  * points to (the probe, the site's hit and fault counters) may go after a
- * normal grace period once the thunk is retired: arm64_sdt_thunk_call()
- * and arm64_sdt_thunk_read() test the thunk's live flag with preemption
+ * normal grace period once the thunk is retired: sdt_thunk_gate() and
+ * arm64_sdt_thunk_read() test the thunk's live flag with preemption
  * disabled before they touch any of it.
  */
 
 #include <linux/bug.h>
-#include <linux/cacheflush.h>
 #include <linux/err.h>
-#include <linux/execmem.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sdt-decode.h>
-#include <linux/set_memory.h>
 #include <linux/sizes.h>
 #include <linux/uaccess.h>
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 #include <asm/insn.h>
+#include <asm/patching.h>
 
-/* What a thunk's code reads: at the end of its page. */
+/* What a thunk's code reads: at the start of its slot, before the code. */
 struct arm64_sdt_thunk {
-	u64 site;		/* the site's address, for the frame record */
-	u64 call_fn;		/* arm64_sdt_thunk_call() */
+	u64 call_fn;		/* sdt_thunk_gate() */
 	u64 read_fn;		/* arm64_sdt_thunk_read() */
-	struct sdt_thunk_call call;
-	unsigned int nargs;
+	struct sdt_thunk_call call;	/* its site: for the frame record */
 };
 
-#define SDT_THUNK_DATA_OFF \
-	(PAGE_SIZE - ALIGN(sizeof(struct arm64_sdt_thunk), 16))
+#define SDT_THUNK_CODE_OFF	ALIGN(sizeof(struct arm64_sdt_thunk), 8)
 
 /*
  * The thunk's frame, from sp up: args[], NZCV (and a zero), the site's
@@ -135,9 +129,10 @@ static unsigned int sdt_frame_slot(u8 reg)
 #define SP	AARCH64_INSN_REG_SP
 #define A64	AARCH64_INSN_VARIANT_64BIT
 
-/* Code being generated into a thunk's page. */
+/* Code being generated into a buffer, for a thunk's slot. */
 struct sdt_jit {
-	__le32 *code;
+	__le32 *code;		/* the buffer */
+	unsigned long pc;	/* where its first instruction will run */
 	unsigned int idx, max;	/* in instructions */
 	bool bad;		/* an encoding failed, or the code outgrew its room */
 };
@@ -153,7 +148,7 @@ static void emit(struct sdt_jit *j, u32 insn)
 
 static unsigned long jit_pc(const struct sdt_jit *j)
 {
-	return (unsigned long)&j->code[j->idx];
+	return j->pc + j->idx * AARCH64_INSN_SIZE;
 }
 
 static void emit_mov64(struct sdt_jit *j, int rd, u64 v)
@@ -263,9 +258,12 @@ static void emit_mem(struct sdt_jit *j, const struct sdt_arg *a,
 	emit_extend(j, X0, a->size);
 }
 
-/* The thunk's code, into @j: see the top. */
+/*
+ * The thunk's code, into @j: see the top. @th is where its data will be
+ * (its address only: the memory there is not the thunk's yet).
+ */
 static void sdt_thunk_emit(struct sdt_jit *j, const struct sdt_prog *prog,
-			   const struct arm64_sdt_thunk *th)
+			   const struct arm64_sdt_thunk *th, const void *site)
 {
 	const struct sdt_arg *a;
 	unsigned int i;
@@ -277,7 +275,7 @@ static void sdt_thunk_emit(struct sdt_jit *j, const struct sdt_prog *prog,
 	emit(j, aarch64_insn_gen_load_store_pair(AARCH64_INSN_REG_18, AARCH64_INSN_REG_LR,
 						 SP, -16, A64,
 						 AARCH64_INSN_LDST_STORE_PAIR_PRE_INDEX));
-	emit(j, aarch64_insn_gen_load_literal(jit_pc(j), (unsigned long)&th->site,
+	emit(j, aarch64_insn_gen_load_literal(jit_pc(j), (unsigned long)&th->call.site,
 					      X10, true));
 	emit(j, aarch64_insn_gen_load_store_pair(AARCH64_INSN_REG_FP, X10, SP, -16, A64,
 						 AARCH64_INSN_LDST_STORE_PAIR_PRE_INDEX));
@@ -309,7 +307,7 @@ static void sdt_thunk_emit(struct sdt_jit *j, const struct sdt_prog *prog,
 							AARCH64_INSN_LDST_STORE_IMM_OFFSET));
 	}
 
-	emit(j, aarch64_insn_gen_adr(jit_pc(j), (unsigned long)th, X0,
+	emit(j, aarch64_insn_gen_adr(jit_pc(j), (unsigned long)&th->call, X0,
 				     AARCH64_INSN_ADR_TYPE_ADR));
 	emit(j, aarch64_insn_gen_add_sub_imm(X1, SP, 0, A64, AARCH64_INSN_ADSB_ADD));
 	emit_call(j, &th->call_fn);
@@ -327,32 +325,9 @@ static void sdt_thunk_emit(struct sdt_jit *j, const struct sdt_prog *prog,
 	for (r = 16; r >= 0; r -= 2)
 		emit(j, aarch64_insn_gen_load_store_pair(r, r + 1, SP, 16, A64,
 							 AARCH64_INSN_LDST_LOAD_PAIR_POST_INDEX));
-	emit(j, aarch64_insn_gen_branch_imm(jit_pc(j), th->site + AARCH64_INSN_SIZE,
+	emit(j, aarch64_insn_gen_branch_imm(jit_pc(j), (unsigned long)site + AARCH64_INSN_SIZE,
 					    AARCH64_INSN_BRANCH_NOLINK));
 }
-
-/**
- * arm64_sdt_thunk_call - a hit of an SDT site armed with a thunk
- * @th: the thunk's data
- * @args: the site's operands, which the thunk read
- *
- * Called by the thunk only.
- */
-static notrace void arm64_sdt_thunk_call(const struct arm64_sdt_thunk *th,
-					 const u64 *args)
-{
-	sdt_probe_func *func = th->call.func;
-
-	preempt_disable_notrace();
-	/* Retired: the registry may let its probe go at the grace period. */
-	if (likely(READ_ONCE(*th->call.live))) {
-		this_cpu_inc(*th->call.hits);
-		func(th->call.data, args, th->nargs);
-	}
-	preempt_enable_notrace();
-}
-
-NOKPROBE_SYMBOL(arm64_sdt_thunk_call);
 
 /**
  * arm64_sdt_thunk_read - read a memory operand that may fault
@@ -396,71 +371,70 @@ const char *arch_sdt_thunk_why(const struct sdt_prog *prog)
 }
 
 /**
- * arch_sdt_thunk_make - make the thunk of an SDT site
+ * arch_sdt_thunk_emit - emit the thunk of an SDT site
  * @prog: the site's program
  * @call: what the thunk calls, and where its site is
+ * @img: where to emit it, and where it will run
  *
- * Return: the thunk, which the site's B goes to; ERR_PTR(-ENOMEM) without
- * memory (or if its page cannot be made executable), ERR_PTR(-ERANGE) if
- * it landed out of the site's reach, ERR_PTR(-E2BIG) if its code could
- * not be generated (it outgrew its page: a bug). Nothing is left
- * allocated on error.
+ * Return: 0, with @img's length and entry set (its data, then its code);
+ * -ERANGE if its slot is out of the site's reach, -E2BIG if its code
+ * could not be generated (it outgrew SDT_THUNK_MAX: a bug).
  */
-void *arch_sdt_thunk_make(const struct sdt_prog *prog,
-			  const struct sdt_thunk_call *call)
+int arch_sdt_thunk_emit(const struct sdt_prog *prog,
+			const struct sdt_thunk_call *call,
+			struct sdt_thunk_image *img)
 {
-	const long reach = SZ_128M - PAGE_SIZE;
-	struct arm64_sdt_thunk *th;
-	struct sdt_jit j = { .max = SDT_THUNK_DATA_OFF / AARCH64_INSN_SIZE };
-	void *code;
+	/* Both branches, the first word and the last, with room. */
+	const long reach = SZ_128M - SDT_THUNK_MAX;
+	const struct arm64_sdt_thunk *th = (void *)img->at;
+	struct arm64_sdt_thunk *data = (void *)img->buf;
+	struct sdt_jit j = {
+		.code = (void *)(img->buf + SDT_THUNK_CODE_OFF),
+		.pc = img->at + SDT_THUNK_CODE_OFF,
+		.max = (SDT_THUNK_MAX - SDT_THUNK_CODE_OFF) / AARCH64_INSN_SIZE,
+	};
 	long off;
 
 	/* A test may refuse it (markers_sdt_arm64: a site out of reach). */
-	KUNIT_STATIC_STUB_REDIRECT(arch_sdt_thunk_make, prog, call);
-	code = execmem_alloc(EXECMEM_MODULE_TEXT, SDT_THUNK_SIZE);
-	if (!code)
-		return ERR_PTR(-ENOMEM);
-	/* Both branches, with room: the page's first and last word. */
-	off = (long)code - (long)call->site;
-	if (off <= -reach || off >= reach) {
-		execmem_free(code);
-		return ERR_PTR(-ERANGE);
-	}
+	KUNIT_STATIC_STUB_REDIRECT(arch_sdt_thunk_emit, prog, call, img);
+	off = (long)j.pc - (long)call->site;
+	if (off <= -reach || off >= reach)
+		return -ERANGE;
 
-	th = code + SDT_THUNK_DATA_OFF;
-	th->site = (unsigned long)call->site;
-	th->call_fn = (unsigned long)arm64_sdt_thunk_call;
-	th->read_fn = (unsigned long)arm64_sdt_thunk_read;
-	th->call = *call;
-	th->nargs = prog->nargs;
-	j.code = code;
-	sdt_thunk_emit(&j, prog, th);
-	if (WARN_ON_ONCE(j.bad)) {
-		execmem_free(code);
-		return ERR_PTR(-E2BIG);
-	}
-
-	/*
-	 * Seen by every CPU's instruction fetch, then read-only and
-	 * executable: a page left writable and not executable would oops
-	 * at the site's first hit.
-	 */
-	flush_icache_range((unsigned long)code, (unsigned long)code + PAGE_SIZE);
-	if (set_memory_rox((unsigned long)code, 1)) {
-		execmem_free(code);
-		return ERR_PTR(-ENOMEM);
-	}
-	return code;
+	data->call_fn = (unsigned long)sdt_thunk_gate;
+	data->read_fn = (unsigned long)arm64_sdt_thunk_read;
+	data->call = *call;
+	sdt_thunk_emit(&j, prog, th, call->site);
+	if (WARN_ON_ONCE(j.bad))
+		return -E2BIG;
+	img->entry = SDT_THUNK_CODE_OFF;
+	img->len = SDT_THUNK_CODE_OFF + j.idx * AARCH64_INSN_SIZE;
+	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(arch_sdt_thunk_make);
+EXPORT_SYMBOL_IF_KUNIT(arch_sdt_thunk_emit);
 
 /**
- * arch_sdt_thunk_free - free a thunk no task can be running
- * @code: what arch_sdt_thunk_make() returned
+ * arch_sdt_thunk_write - write a thunk into its slot
+ * @dst: the slot, read-only and executable
+ * @src: the thunk's bytes
+ * @len: how many
  *
- * In process context: freeing executable memory resets its permissions.
+ * Through the text-patching fixmap, as BPF writes its program packs; then
+ * seen by every CPU's instruction fetch (flush_icache_range(): one
+ * kick_all_cpus_sync(), since the slot may have held another thunk).
  */
-void arch_sdt_thunk_free(void *code)
+void arch_sdt_thunk_write(void *dst, const void *src, size_t len)
 {
-	execmem_free(code);
+	aarch64_insn_copy(dst, (void *)src, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(arch_sdt_thunk_write);
+
+/**
+ * arch_sdt_thunk_invalidate - fill thunk memory with traps
+ * @dst: read-only and executable memory of a pack
+ * @len: how many bytes, a multiple of 4
+ */
+void arch_sdt_thunk_invalidate(void *dst, size_t len)
+{
+	aarch64_insn_set(dst, AARCH64_BREAK_FAULT, len);
 }

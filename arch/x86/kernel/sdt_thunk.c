@@ -3,9 +3,11 @@
  * SDT sites on x86-64: per-site thunks.
  *
  * A thunk is the code one armed SDT site calls instead of the shared
- * trampoline (sdt_trampoline_64.S): generated when the site is armed,
- * from its decoded spec, into executable memory as BPF trampolines and
- * kprobes' instruction slots are, and written with text_poke. Where the
+ * trampoline (sdt_trampoline_64.S): emitted when the site is armed,
+ * from its decoded spec, into a buffer for the slot of a pack of
+ * executable memory the registry took for it (kernel/markers/sdt_thunk.c),
+ * which writes it there with text_poke, as kprobes' instruction slots
+ * are written. Where the
  * trampoline saves all 15 registers into a struct pt_regs, finds the site
  * in a hash table and runs sdt_fetch() over its program, a thunk
  * does only what this one site needs:
@@ -18,8 +20,8 @@
  *	sub	$8 * nargs, %rsp	the u64 args[] the probe gets
  *	...				each operand, straight into its slot
  *	incl	%gs:preempt_count	(CONFIG_PREEMPT_COUNT, and then skip
- *	...				 the call once the thunk is retired,
- *					 see below)
+ *	...				 the call once the thunk is retired:
+ *					 sdt_thunk_gate()'s rule, see below)
  *	incq	%gs:hits		the site's hit counter
  *	mov	$data, %rdi
  *	mov	%rsp, %rsi
@@ -61,7 +63,7 @@
  * count is zero, so that the tick may report a quiescent state for RCU
  * (with CONFIG_PREEMPT_COUNT, whatever the preemption model). Neither is
  * a voluntary context switch: the thunk's memory goes after an RCU-tasks
- * grace period (arch_sdt_thunk_free()), which the registry waits for
+ * grace period (sdt_thunks_kill()), which the registry waits for
  * with or without CONFIG_PREEMPTION. Its
  * probe may not be called once the registry has detached it and a normal
  * grace period has passed, so with CONFIG_PREEMPT_COUNT the thunk tests
@@ -76,7 +78,6 @@
 #include <linux/bug.h>
 #include <linux/cpufeature.h>
 #include <linux/err.h>
-#include <linux/execmem.h>
 #include <linux/kernel.h>
 #include <linux/memory.h>
 #include <linux/mutex.h>
@@ -85,8 +86,6 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sdt-decode.h>
-#include <linux/set_memory.h>
-#include <linux/slab.h>
 #include <linux/static_call.h>
 #include <linux/string.h>
 #include <asm/alternative.h>
@@ -97,13 +96,13 @@
 /*
  * The longest thunk, with every option on (SMAP, the preempt count and
  * the live flag, preempt_schedule_notrace(), the return thunk): 28 bytes
- * before the operands, 106 after them, and 12 operands of the longest
+ * before the operands, 102 after them, and 12 operands of the longest
  * form, 27 bytes each: a signed 1- or 2-byte load of a %gs: symbol
  * (movabs 10, the load 9, the store 8).
  */
-#define SDT_THUNK_FIXED_MAX	(28 + 106)
+#define SDT_THUNK_FIXED_MAX	(28 + 102)
 #define SDT_THUNK_ARG_MAX	27
-#define SDT_THUNK_MAX		(SDT_THUNK_FIXED_MAX + SDT_MAX_ARGS * SDT_THUNK_ARG_MAX)
+static_assert(SDT_THUNK_FIXED_MAX + SDT_MAX_ARGS * SDT_THUNK_ARG_MAX <= SDT_THUNK_MAX);
 
 /* x86 register numbers, as ModRM and REX encode them. */
 enum { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11 };
@@ -114,11 +113,13 @@ static const u8 sdt_thunk_saved[] = { RAX, RCX, RDX, RSI, RDI, R8, R9, R10, R11 
 /* Bytes the thunk has below the site's %rsp: return address, %rbp, flags. */
 #define SDT_THUNK_ABOVE_REGS	24
 
+/* A thunk being emitted; @err is sticky: the first error stays. */
 struct sdt_emit {
 	u8 *buf;		/* the thunk being generated */
 	u8 *code;		/* where it will run */
 	unsigned int len;
 	unsigned int nargs;
+	int err;
 };
 
 /* The x86 register of a pt_regs slot (sdt_parse()'s numbering). */
@@ -142,8 +143,11 @@ static int sdt_slot_reg(unsigned int slot)
 
 static void emit(struct sdt_emit *e, const u8 *bytes, unsigned int n)
 {
-	if (!WARN_ON_ONCE(e->len + n > SDT_THUNK_MAX))
-		memcpy(e->buf + e->len, bytes, n);
+	if (WARN_ON_ONCE(e->len + n > SDT_THUNK_MAX)) {
+		e->err = e->err ?: -E2BIG;
+		return;
+	}
+	memcpy(e->buf + e->len, bytes, n);
 	e->len += n;
 }
 
@@ -300,26 +304,53 @@ static void emit_arg(struct sdt_emit *e, unsigned int i, const struct sdt_arg *a
 	}
 }
 
-/* A direct call or jump (@op) from the current end of the thunk to @dest. */
-static bool emit_branch(struct sdt_emit *e, u8 op, void *dest)
+/*
+ * A direct call or jump (@op) from the current end of the thunk to @dest;
+ * -ERANGE if out of reach.
+ */
+static void emit_branch(struct sdt_emit *e, u8 op, void *dest)
 {
 	s64 rel = (s64)(unsigned long)dest -
 		  (s64)(unsigned long)(e->code + e->len + 5);
 
-	if (rel != (s32)rel)
-		return false;
+	if (rel != (s32)rel) {
+		e->err = e->err ?: -ERANGE;
+		return;
+	}
 	EMIT(e, op);
 	emit32(e, rel);
-	return true;
 }
 
 /* A direct call of @func, through its call thunk if it has one. */
-static bool emit_call(struct sdt_emit *e, void *func)
+static void emit_call(struct sdt_emit *e, void *func)
 {
 	mutex_lock(&text_mutex);
 	func = callthunks_translate_call_dest(func);
 	mutex_unlock(&text_mutex);
-	return emit_branch(e, CALL_INSN_OPCODE, func);
+	emit_branch(e, CALL_INSN_OPCODE, func);
+}
+
+/*
+ * A short forward jump on condition @cc (0x4: zero, 0x5: not zero), to
+ * the label emit_label() sets: the offset its displacement ends at.
+ */
+static unsigned int emit_jcc_fwd(struct sdt_emit *e, u8 cc)
+{
+	EMIT(e, 0x70 | cc, 0);
+	return e->len;
+}
+
+static void emit_label(struct sdt_emit *e, unsigned int from)
+{
+	unsigned int rel = e->len - from;
+
+	if (e->err || !from)
+		return;
+	if (WARN_ON_ONCE(rel > S8_MAX)) {
+		e->err = -E2BIG;
+		return;
+	}
+	e->buf[from - 1] = rel;
 }
 
 /*
@@ -374,142 +405,165 @@ const char *arch_sdt_thunk_why(const struct sdt_prog *prog)
 	return NULL;
 }
 
-/**
- * arch_sdt_thunk_make - generate the thunk of an armed SDT site
- * @prog: the site's program; arch_sdt_thunk_why() must accept it
- * @call: what the thunk calls, and with what
- *
- * Return: the thunk, ready to run, or an ERR_PTR(): -ENOMEM, or -ERANGE
- * when the memory is out of reach of a direct call. Nothing is left
- * allocated on error.
+/*
+ * Prologue: a frame, the flags, the caller-saved registers and the
+ * args[] the probe gets.
  */
-void *arch_sdt_thunk_make(const struct sdt_prog *prog,
-			  const struct sdt_thunk_call *call)
+static void emit_prologue(struct sdt_emit *e)
 {
-	struct sdt_emit e = { .nargs = prog->nargs };
 	unsigned int i;
-	s32 pc = sdt_preempt_count_off();
-	u8 *skip = NULL;
-	void *code;
 
-	/* A test may refuse it (markers_sdt: no executable memory). */
-	KUNIT_STATIC_STUB_REDIRECT(arch_sdt_thunk_make, prog, call);
-	if (WARN_ON_ONCE(arch_sdt_thunk_why(prog)))
-		return ERR_PTR(-EINVAL);
-	e.buf = kzalloc(SDT_THUNK_MAX, GFP_KERNEL);
-	if (!e.buf)
-		return ERR_PTR(-ENOMEM);
-	code = execmem_alloc(EXECMEM_KPROBES, SDT_THUNK_SIZE);
-	if (!code) {
-		kfree(e.buf);
-		return ERR_PTR(-ENOMEM);
-	}
-	e.code = code;
-
-	EMIT(&e, 0x55);				/* push %rbp */
-	EMIT(&e, 0x48, 0x89, 0xe5);		/* mov %rsp, %rbp */
-	EMIT(&e, 0x9c);				/* pushfq */
+	EMIT(e, 0x55);				/* push %rbp */
+	EMIT(e, 0x48, 0x89, 0xe5);		/* mov %rsp, %rbp */
+	EMIT(e, 0x9c);				/* pushfq */
 	if (cpu_feature_enabled(X86_FEATURE_SMAP))
-		EMIT(&e, 0x0f, 0x01, 0xca);	/* clac */
+		EMIT(e, 0x0f, 0x01, 0xca);	/* clac */
 	for (i = 0; i < ARRAY_SIZE(sdt_thunk_saved); i++) {
-		emit_rex(&e, false, 0, sdt_thunk_saved[i]);
-		EMIT(&e, 0x50 | (sdt_thunk_saved[i] & 7));	/* push */
+		emit_rex(e, false, 0, sdt_thunk_saved[i]);
+		EMIT(e, 0x50 | (sdt_thunk_saved[i] & 7));	/* push */
 	}
-	if (e.nargs) {
-		EMIT(&e, 0x48, 0x81, 0xec);	/* sub $imm32, %rsp */
-		emit32(&e, 8 * e.nargs);
+	if (e->nargs) {
+		EMIT(e, 0x48, 0x81, 0xec);	/* sub $imm32, %rsp */
+		emit32(e, 8 * e->nargs);
 	}
-	for (i = 0; i < e.nargs; i++)
-		emit_arg(&e, i, &prog->arg[i]);
+}
 
-	if (IS_ENABLED(CONFIG_PREEMPT_COUNT)) {
-		emit_percpu(&e);
-		EMIT(&e, 0xff, 0x04, 0x25);		/* incl %gs:pc */
-		emit32(&e, pc);
-		emit_movabs(&e, RAX, (unsigned long)call->live);
-		EMIT(&e, 0x80, 0x38, 0x00);		/* cmpb $0, (%rax) */
-		EMIT(&e, 0x0f, 0x84);			/* je skip */
-		skip = e.buf + e.len;
-		emit32(&e, 0);
-	}
-	emit_movabs(&e, RAX, (__force unsigned long)call->hits);
-	emit_percpu(&e);
-	EMIT(&e, 0x48, 0xff, 0x00);			/* incq %gs:(%rax) */
-	emit_movabs(&e, RDI, (unsigned long)call->data);
-	EMIT(&e, 0x48, 0x89, 0xe6);			/* mov %rsp, %rsi */
-	EMIT(&e, 0xba);					/* mov $nargs, %edx */
-	emit32(&e, e.nargs);
-	if (!emit_call(&e, call->func))
-		goto out_of_reach;
-	if (skip) {
-		s32 rel = e.buf + e.len - (skip + 4);
+/*
+ * The gate (the rule sdt_thunk_gate() states): raise the preempt count
+ * and skip the call once the thunk is retired. Returns the label to set
+ * past the call, 0 without CONFIG_PREEMPT_COUNT.
+ */
+static unsigned int emit_gate(struct sdt_emit *e, const struct sdt_thunk_call *call)
+{
+	if (!IS_ENABLED(CONFIG_PREEMPT_COUNT))
+		return 0;
+	emit_percpu(e);
+	EMIT(e, 0xff, 0x04, 0x25);		/* incl %gs:pc */
+	emit32(e, sdt_preempt_count_off());
+	emit_movabs(e, RAX, (unsigned long)call->live);
+	EMIT(e, 0x80, 0x38, 0x00);		/* cmpb $0, (%rax) */
+	return emit_jcc_fwd(e, 0x4);		/* je skip */
+}
 
-		memcpy(skip, &rel, sizeof(rel));
-	}
-	if (IS_ENABLED(CONFIG_PREEMPT_COUNT)) {
-		emit_percpu(&e);
-		EMIT(&e, 0xff, 0x0c, 0x25);		/* decl %gs:pc */
-		emit32(&e, pc);
-	}
-#ifdef CONFIG_PREEMPTION
-	/* preempt_enable_notrace(): zero means a reschedule is due. */
-	EMIT(&e, 0x75, 0x05);				/* jnz +5 */
+/* The hit counted, and the call: func(data, args, nargs). */
+static void emit_probe_call(struct sdt_emit *e, const struct sdt_thunk_call *call)
+{
+	emit_movabs(e, RAX, (__force unsigned long)call->hits);
+	emit_percpu(e);
+	EMIT(e, 0x48, 0xff, 0x00);		/* incq %gs:(%rax) */
+	emit_movabs(e, RDI, (unsigned long)call->data);
+	EMIT(e, 0x48, 0x89, 0xe6);		/* mov %rsp, %rsi */
+	EMIT(e, 0xba);				/* mov $nargs, %edx */
+	emit32(e, e->nargs);
+	emit_call(e, call->func);
+}
+
+/* The gate's end: preempt_enable_notrace(). */
+static void emit_gate_end(struct sdt_emit *e, unsigned int skip)
+{
+	unsigned int resched;
+
+	emit_label(e, skip);
+	if (!IS_ENABLED(CONFIG_PREEMPT_COUNT))
+		return;
+	emit_percpu(e);
+	EMIT(e, 0xff, 0x0c, 0x25);		/* decl %gs:pc */
+	emit32(e, sdt_preempt_count_off());
+	if (!IS_ENABLED(CONFIG_PREEMPTION))
+		return;
+	/* Zero means a reschedule is due. */
+	resched = emit_jcc_fwd(e, 0x5);		/* jnz done */
 #ifdef CONFIG_PREEMPT_DYNAMIC
-	if (!emit_call(&e, (void *)STATIC_CALL_TRAMP_ADDR(preempt_schedule_notrace)))
-		goto out_of_reach;
-#else
-	if (!emit_call(&e, (void *)preempt_schedule_notrace))
-		goto out_of_reach;
+	emit_call(e, (void *)STATIC_CALL_TRAMP_ADDR(preempt_schedule_notrace));
+#elif defined(CONFIG_PREEMPTION)
+	emit_call(e, (void *)preempt_schedule_notrace);
 #endif
-#endif
-	if (e.nargs) {
-		EMIT(&e, 0x48, 0x81, 0xc4);	/* add $imm32, %rsp */
-		emit32(&e, 8 * e.nargs);
+	emit_label(e, resched);
+}
+
+/* Epilogue: everything the prologue saved, back, and the return. */
+static void emit_epilogue(struct sdt_emit *e)
+{
+	unsigned int i;
+
+	if (e->nargs) {
+		EMIT(e, 0x48, 0x81, 0xc4);	/* add $imm32, %rsp */
+		emit32(e, 8 * e->nargs);
 	}
 	for (i = ARRAY_SIZE(sdt_thunk_saved); i--; ) {
-		emit_rex(&e, false, 0, sdt_thunk_saved[i]);
-		EMIT(&e, 0x58 | (sdt_thunk_saved[i] & 7));	/* pop */
+		emit_rex(e, false, 0, sdt_thunk_saved[i]);
+		EMIT(e, 0x58 | (sdt_thunk_saved[i] & 7));	/* pop */
 	}
-	EMIT(&e, 0x9d);				/* popfq */
-	EMIT(&e, 0x5d);				/* pop %rbp */
+	EMIT(e, 0x9d);				/* popfq */
+	EMIT(e, 0x5d);				/* pop %rbp */
 	if (!cpu_feature_enabled(X86_FEATURE_CALL_DEPTH) &&
-	    cpu_feature_enabled(X86_FEATURE_RETHUNK)) {
-		if (!emit_branch(&e, JMP32_INSN_OPCODE, (void *)x86_return_thunk))
-			goto out_of_reach;
-	} else {
-		EMIT(&e, RET_INSN_OPCODE, INT3_INSN_OPCODE);
-	}
-	if (WARN_ON_ONCE(e.len > SDT_THUNK_MAX))
-		goto out_of_reach;
-
-	/*
-	 * Read-only and executable, then written as text is (kprobes' way);
-	 * a page left not executable would oops at the site's first hit.
-	 */
-	if (set_memory_rox((unsigned long)code, 1)) {
-		kfree(e.buf);
-		execmem_free(code);
-		return ERR_PTR(-ENOMEM);
-	}
-	text_poke_copy(code, e.buf, e.len);
-	kfree(e.buf);
-	return code;
-
-out_of_reach:
-	kfree(e.buf);
-	execmem_free(code);
-	return ERR_PTR(-ERANGE);
+	    cpu_feature_enabled(X86_FEATURE_RETHUNK))
+		emit_branch(e, JMP32_INSN_OPCODE, (void *)x86_return_thunk);
+	else
+		EMIT(e, RET_INSN_OPCODE, INT3_INSN_OPCODE);
 }
-EXPORT_SYMBOL_IF_KUNIT(arch_sdt_thunk_make);
 
 /**
- * arch_sdt_thunk_free - free a thunk no task can be running
- * @code: from arch_sdt_thunk_make()
+ * arch_sdt_thunk_emit - emit the thunk of an armed SDT site
+ * @prog: the site's program; arch_sdt_thunk_why() must accept it
+ * @call: what the thunk calls, and with what
+ * @img: where to emit it, and where it will run
  *
- * In process context: after an RCU-tasks grace period since no site
- * calls it (see the top).
+ * Return: 0, with @img's length set (the code starts at its slot), or
+ * -ERANGE when what it calls is out of reach of a direct call from its
+ * slot, -E2BIG if it outgrew SDT_THUNK_MAX (a bug), -EINVAL for a
+ * program arch_sdt_thunk_why() refuses.
  */
-void arch_sdt_thunk_free(void *code)
+int arch_sdt_thunk_emit(const struct sdt_prog *prog,
+			const struct sdt_thunk_call *call,
+			struct sdt_thunk_image *img)
 {
-	execmem_free(code);
+	struct sdt_emit e = {
+		.buf = img->buf,
+		.code = (u8 *)img->at,
+		.nargs = prog->nargs,
+	};
+	unsigned int i, skip;
+
+	/* A test may refuse it (markers_sdt: no executable memory). */
+	KUNIT_STATIC_STUB_REDIRECT(arch_sdt_thunk_emit, prog, call, img);
+	if (WARN_ON_ONCE(arch_sdt_thunk_why(prog)))
+		return -EINVAL;
+	emit_prologue(&e);
+	for (i = 0; i < e.nargs; i++)
+		emit_arg(&e, i, &prog->arg[i]);
+	skip = emit_gate(&e, call);
+	emit_probe_call(&e, call);
+	emit_gate_end(&e, skip);
+	emit_epilogue(&e);
+	if (e.err)
+		return e.err;
+	img->len = e.len;
+	img->entry = 0;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(arch_sdt_thunk_emit);
+
+/**
+ * arch_sdt_thunk_write - write a thunk's bytes into its slot
+ * @dst: the slot, read-only and executable
+ * @src: the bytes
+ * @len: how many
+ *
+ * As kprobes write an instruction slot; the slot held traps.
+ */
+void arch_sdt_thunk_write(void *dst, const void *src, size_t len)
+{
+	text_poke_copy(dst, src, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(arch_sdt_thunk_write);
+
+/**
+ * arch_sdt_thunk_invalidate - fill thunk memory with traps
+ * @dst: read-only and executable memory of a pack
+ * @len: how many bytes
+ */
+void arch_sdt_thunk_invalidate(void *dst, size_t len)
+{
+	text_poke_set(dst, INT3_INSN_OPCODE, len);
 }

@@ -268,10 +268,11 @@ static void sdt_arm64_mechanism(void *use_kprobes)
 }
 
 /* A thunk that lands out of its site's reach, as in a far module. */
-static void *sdt_arm64_thunk_far(const struct sdt_prog *prog,
-				 const struct sdt_thunk_call *call)
+static int sdt_arm64_thunk_far(const struct sdt_prog *prog,
+			       const struct sdt_thunk_call *call,
+			       struct sdt_thunk_image *img)
 {
-	return ERR_PTR(-ERANGE);
+	return -ERANGE;
 }
 
 /*
@@ -306,7 +307,7 @@ static void sdt_arm64_test_live(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(ways); i++) {
 		sdt_use_kprobes = ways[i].kprobes;
 		if (ways[i].far)
-			kunit_activate_static_stub(test, arch_sdt_thunk_make,
+			kunit_activate_static_stub(test, arch_sdt_thunk_emit,
 						   sdt_arm64_thunk_far);
 		memset(&sdt_arm64_hit, 0, sizeof(sdt_arm64_hit));
 		KUNIT_ASSERT_EQ(test, sdt_set_probe("kunit_arm64", "live_site",
@@ -317,7 +318,7 @@ static void sdt_arm64_test_live(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, sdt_site_info("kunit_arm64:live_site", &addr,
 						    &faults0), ways[i].state);
 		if (ways[i].far)
-			kunit_deactivate_static_stub(test, arch_sdt_thunk_make);
+			kunit_deactivate_static_stub(test, arch_sdt_thunk_emit);
 		KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
 
 		sdt_arm64_asm_live(out);

@@ -644,10 +644,11 @@ static void sdt_test_thunk_probes(struct kunit *test)
 }
 
 /* No thunk can be made: out of executable memory. */
-static void *sdt_thunk_refused(const struct sdt_prog *prog,
-			       const struct sdt_thunk_call *call)
+static int sdt_thunk_refused(const struct sdt_prog *prog,
+			     const struct sdt_thunk_call *call,
+			     struct sdt_thunk_image *img)
 {
-	return ERR_PTR(-ENOMEM);
+	return -ENOMEM;
 }
 
 /*
@@ -659,9 +660,9 @@ static void sdt_test_thunk_refused(struct kunit *test)
 {
 	void *addr;
 
-	kunit_activate_static_stub(test, arch_sdt_thunk_make, sdt_thunk_refused);
+	kunit_activate_static_stub(test, arch_sdt_thunk_emit, sdt_thunk_refused);
 	KUNIT_ASSERT_EQ(test, sdt_kset(test, "kunit", "c_site", 5), 0);
-	kunit_deactivate_static_stub(test, arch_sdt_thunk_make);
+	kunit_deactivate_static_stub(test, arch_sdt_thunk_emit);
 	KUNIT_EXPECT_EQ(test, sdt_site_info("kunit:c_site", &addr,
 					    &(unsigned int){0}), 3);
 	KUNIT_EXPECT_EQ(test, *(u8 *)addr, 0xe8);

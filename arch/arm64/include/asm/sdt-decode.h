@@ -43,4 +43,11 @@ static __always_inline unsigned long arch_sdt_addr(const struct pt_regs *regs,
 	return a->val + (a->reg == SDT_NO_REG ? 0 : __arch_sdt_reg(regs, a->reg));
 }
 
+/*
+ * A thunk (sdt_thunk.c): at most this long, its data and its code with 12
+ * operands of the longest form; where module text goes, in reach of a B.
+ */
+#define SDT_THUNK_MAX		1024
+#define SDT_THUNK_EXECMEM	EXECMEM_MODULE_TEXT
+
 #endif /* _ASM_ARM64_SDT_DECODE_H */

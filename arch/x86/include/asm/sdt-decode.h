@@ -63,6 +63,15 @@ static __always_inline unsigned long arch_sdt_addr(const struct pt_regs *regs,
 	return addr;
 }
 
+#ifdef CONFIG_HAVE_ARCH_MARKERS_SDT_CALL
+/*
+ * A thunk (sdt_thunk.c): at most this long, with every option on and 12
+ * operands of the longest form; in the memory kprobes' slots take.
+ */
+#define SDT_THUNK_MAX		464
+#define SDT_THUNK_EXECMEM	EXECMEM_KPROBES
+#endif
+
 /*
  * The SDT trampoline (sdt_trampoline_64.S) and what it calls: the struct
  * pt_regs it builds lies SDT_TRAMPOLINE_FRAME bytes below the site's
