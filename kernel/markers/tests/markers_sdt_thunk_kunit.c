@@ -25,6 +25,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sdt.h>
+#include <linux/sdt-decode.h>
 #include <linux/smp.h>
 #include <linux/stacktrace.h>
 
@@ -276,10 +277,72 @@ static int sdt_thunk_test_init(struct kunit *test)
 	return 0;
 }
 
+/* Slots of the test's thunks, given back by sdt_thunk_pack_release(). */
+#define SDT_THUNK_KUNIT_SLOTS	64
+#define SDT_THUNK_KUNIT_LEN	64
+
+static void *sdt_thunk_slots[SDT_THUNK_KUNIT_SLOTS];
+
+static void sdt_thunk_pack_release(void *unused)
+{
+	unsigned int i;
+
+	for (i = 0; i < SDT_THUNK_KUNIT_SLOTS; i++) {
+		if (sdt_thunk_slots[i])
+			sdt_pack_free(sdt_thunk_slots[i], SDT_THUNK_KUNIT_LEN, true);
+		sdt_thunk_slots[i] = NULL;
+	}
+}
+
+/*
+ * Thunks share packs: 64 thunks of 64 bytes take at most two pages (a
+ * page each before). A slot holds traps until its thunk is written, and
+ * again once it is freed; a pack goes with its last thunk.
+ */
+static void sdt_thunk_test_pack(struct kunit *test)
+{
+	unsigned int packs = sdt_packs_nr, i;
+	u8 bytes[SDT_THUNK_KUNIT_LEN], traps[SDT_THUNK_KUNIT_LEN];
+	void *slot;
+
+	if (!IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS_SDT_CALL))
+		kunit_skip(test, "no thunks on this arch");
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, sdt_thunk_pack_release,
+							NULL), 0);
+	memset(bytes, 0x5a, sizeof(bytes));
+	for (i = 0; i < SDT_THUNK_KUNIT_SLOTS; i++) {
+		slot = sdt_pack_alloc(SDT_THUNK_KUNIT_LEN);
+		KUNIT_ASSERT_NOT_NULL(test, slot);
+		sdt_thunk_slots[i] = slot;
+		KUNIT_EXPECT_TRUE(test, IS_ALIGNED((unsigned long)slot, 16));
+		if (i)
+			KUNIT_EXPECT_PTR_NE(test, slot, sdt_thunk_slots[i - 1]);
+		/* What a slot holds before its thunk: the pack's traps. */
+		if (!i)
+			memcpy(traps, slot, sizeof(traps));
+		KUNIT_EXPECT_MEMEQ(test, slot, traps, sizeof(traps));
+		arch_sdt_thunk_write(slot, bytes, sizeof(bytes));
+		KUNIT_EXPECT_MEMEQ(test, slot, bytes, sizeof(bytes));
+	}
+	KUNIT_EXPECT_NE(test, memcmp(traps, bytes, sizeof(bytes)), 0);
+	KUNIT_EXPECT_LE(test, sdt_packs_nr, packs + 2);
+	kunit_info(test, "%u thunks of %u bytes: %u new packs\n",
+		   SDT_THUNK_KUNIT_SLOTS, SDT_THUNK_KUNIT_LEN, sdt_packs_nr - packs);
+
+	/* Freed: traps again, and the packs gone. */
+	slot = sdt_thunk_slots[0];
+	sdt_pack_free(slot, SDT_THUNK_KUNIT_LEN, true);
+	sdt_thunk_slots[0] = NULL;
+	KUNIT_EXPECT_MEMEQ(test, slot, traps, sizeof(traps));
+	sdt_thunk_pack_release(NULL);
+	KUNIT_EXPECT_LE(test, sdt_packs_nr, packs);
+}
+
 static struct kunit_case sdt_thunk_test_cases[] = {
 	KUNIT_CASE(sdt_thunk_test_retired),
 	KUNIT_CASE(sdt_thunk_test_in_use),
 	KUNIT_CASE(sdt_thunk_test_stack),
+	KUNIT_CASE(sdt_thunk_test_pack),
 	{}
 };
 
