@@ -47,6 +47,7 @@ ROW_RE = re.compile(r"marker_bench: row (\S+) median (\S+) min (\S+) max (\S+) n
                     r"runs (\d+) iters (\d+): (.*)")
 ARM_RE = re.compile(r"marker_bench: arming (\S+) sites (\d+) arm_ns (\d+) arm_syncs (\d+) "
                     r"disarm_ns (\d+) disarm_syncs (\d+) grace_periods (\d+): (\S+)")
+THUNK_RE = re.compile(r"marker_bench: thunk_memory sites (\d+) execmem_pages (-?\d+) packs (\d+)")
 ARMING = ["marker_bench_1", "marker_bench_100", "marker_bench_1000",
           "bench_key_1", "bench_key_100", "bench_key_1000"]
 
@@ -66,6 +67,12 @@ def parse(path):
             what=m.group(1), sites=int(m.group(2)), arm_ns=int(m.group(3)),
             arm_syncs=int(m.group(4)), disarm_ns=int(m.group(5)),
             disarm_syncs=int(m.group(6)), gps=int(m.group(7))))
+    # Cumulative: 1, 101 and 1101 SDT sites armed (guest/bench.sh).
+    arming["thunk_memory"] = []
+    for m in THUNK_RE.finditer(text):
+        t = dict(sites=int(m.group(1)), pages=int(m.group(2)), packs=int(m.group(3)))
+        if t not in arming["thunk_memory"]:
+            arming["thunk_memory"].append(t)
     return rows, arming
 
 
@@ -139,10 +146,11 @@ def main():
     if smoke:
         # By name: under clang the 100- and 1000-site names have one site
         # (it does not unroll a loop that holds a site).
-        names = set(arming)
-        print("rows: %d, arming names: %d" % (len(rows), len(names)))
+        names = set(arming) - {"thunk_memory"}
+        print("rows: %d, arming names: %d, thunk memory lines: %d" % (
+            len(rows), len(names), len(arming["thunk_memory"])))
         want = set(ARMING)
-        if missing or names != want:
+        if missing or names != want or len(arming["thunk_memory"]) != 3:
             print("missing rows: %s; arming: %s" % (" ".join(missing), sorted(names)))
             return 1
         return 0
@@ -278,6 +286,20 @@ def main():
            "a static key's one" % r)
     if r is not None:
         print("  %-44s %.2f = %d / %d" % ("  (arm marker_bench_1000 / bench_key_1000)", r, m, k))
+
+    # Packed thunks: execmem bytes per armed SDT site (4 KiB pages).
+    tm = arming["thunk_memory"]
+    print("\nexecmem taken by the thunks of armed SDT sites (one name after another, "
+          "from /proc/vmallocinfo; packs: the pages their thunks are in):")
+    print("  %-12s %14s %8s %16s" % ("sites armed", "execmem bytes", "packs", "bytes per site"))
+    for t in tm:
+        print("  %-12d %14d %8d %16.0f" % (t["sites"], 4096 * t["pages"], t["packs"],
+                                           4096.0 * t["pages"] / t["sites"] if t["sites"] else 0))
+    last = tm[-1] if tm else None
+    per = 4096.0 * last["packs"] / last["sites"] if last and last["sites"] else None
+    target("thunk memory <= 256 bytes per armed SDT site at 1000", per is not None and per <= 256,
+           "no figures" if per is None else "%.0f bytes per site (%d packs of 4 KiB for %d "
+           "sites)" % (per, last["packs"], last["sites"]))
 
     obj = kobj + "/samples/markers/marker-bench.o"
     print("\nstatic figures (%s), the fall-through path against fn_base:" % obj.replace(kobj + "/", ""))

@@ -71,7 +71,9 @@
  * kick_all_cpus_sync(), made once per sync by the CPU that patched) and
  * the grace periods waited for (calls of synchronize_rcu() by this task),
  * both counted with kprobes. Everything runs at load; "run" runs rows
- * again.
+ * again. The SDT keys marker_bench:many_1, many_100 and many_1000 have
+ * as many sites (with GCC), for arming by the control file: what their
+ * thunks take shows in /proc/vmallocinfo and /proc/kallsyms.
  *
  * A row the arch cannot run prints "row ID skipped: why": arm64 has no
  * SDT trampoline (no call rows), no per-CPU operand, and kprobes that
@@ -697,6 +699,38 @@ static noinline void many_1000(void)
 		MARK(marker_bench_1000, "%d", i);
 }
 
+/*
+ * SDT sites of one key, copied as the MARK() ones are: the guest job
+ * arms them, 1, 101 and 1101 in all, and reads the executable memory
+ * their thunks take.
+ */
+static noinline void sdt_many_1(int v)
+{
+	SDT_PROBE(marker_bench, many_1, v);
+}
+
+static noinline void sdt_many_100(void)
+{
+	int i;
+
+#ifdef CONFIG_CC_IS_GCC
+#pragma GCC unroll 100
+#endif
+	for (i = 0; i < 100; i++)
+		SDT_PROBE(marker_bench, many_100, i);
+}
+
+static noinline void sdt_many_1000(void)
+{
+	int i;
+
+#ifdef CONFIG_CC_IS_GCC
+#pragma GCC unroll 1000
+#endif
+	for (i = 0; i < 1000; i++)
+		SDT_PROBE(marker_bench, many_1000, i);
+}
+
 /* The anchor: a static key's jump-label sites, 1, 100 and 1000 of them. */
 static DEFINE_STATIC_KEY_FALSE(bench_key_1);
 static DEFINE_STATIC_KEY_FALSE(bench_key_100);
@@ -885,6 +919,9 @@ static void bench_arming(void)
 		keys_1(0);
 		keys_100();
 		keys_1000();
+		sdt_many_1(0);
+		sdt_many_100();
+		sdt_many_1000();
 	}
 }
 

@@ -52,5 +52,16 @@ for w in mark:marker_bench_1000 static_key:bench_key_1000; do
 			fail "${w#*:} does not have 1000 sites"
 	fi
 done
+# Thunks share packs: the SDT keys' sites, armed by their thunks, take
+# a page per 16 thunks or fewer (a page each before), whatever the
+# compiler made of their loops.
+expect_eq "thunk memory lines" "$(grep -c 'marker_bench: thunk_memory sites' /tmp/bench.out)" 3
+l=$(grep 'marker_bench: thunk_memory sites' /tmp/bench.out | tail -1)
+sites=$(echo "$l" | sed 's/.* sites \([0-9]*\) .*/\1/')
+packs=$(echo "$l" | sed 's/.* packs \([0-9]*\).*/\1/')
+echo "thunk memory: $l"
+[ "$sites" -ge 3 ] || fail "thunk memory: $sites sites armed by a thunk"
+[ "$packs" -ge 1 ] && [ "$packs" -le $(( (sites + 15) / 16 + 1 )) ] ||
+	fail "thunk memory: $sites thunks in $packs pages"
 expect_eq "SDT mechanism after the run" "$(cat /sys/kernel/debug/markers/sdt_mechanism)" thunk
 exit 0
