@@ -32,7 +32,8 @@ struct marker_probes;
  *	sites of a change together (kernel/markers/mark.c).
  * @probes: the probes of the name, for __marker_slowpath(); published
  *	under RCU by the registry.
- * @data: the data the sites pass to the probe they call directly.
+ * @data: the data the sites pass to what they call: the probe's, or the
+ *	probes when several are called through the iterator.
  * @state: the registry's, under marker_mutex.
  *
  * No hit is counted here: a shared write would cost every hit; the

@@ -38,7 +38,8 @@ struct marker_site {
 /*
  * One per copy of the call a MARK() site makes on its out-of-line path,
  * in section __marker_calls: the registry patches it to call the probe of
- * a name that has one, and __marker_slowpath() otherwise.
+ * a name that has one, the probes' iterator for a name with several, and
+ * __marker_slowpath() otherwise (kernel/markers/mark.c).
  */
 struct marker_call {
 	__s32 code;	/* the CALL */

@@ -338,7 +338,8 @@ void marker_warn_site(const struct marker_entry *e, const char *fmt, ...);
 struct marker_callsite *marker_object_calls(struct marker_object *obj,
 					    struct marker_desc *desc,
 					    unsigned int *n);
-bool mark_desc_direct(const struct marker_desc *desc);
+void *mark_desc_callee(const struct marker_desc *desc);
+void __marker_iterate(void *data, const char *fmt, va_list *args);
 
 /* --- SDT sites (sdt.c), under marker_mutex ---------------------------- */
 
@@ -446,6 +447,7 @@ int marker_check_consistency(void);
 extern bool sdt_int3_only;
 extern atomic_t sdt_thunks_dying;
 int sdt_thunk_set_live(const char *key, bool live);
+void *mark_name_callee(const char *key);
 extern unsigned int sdt_packs_nr;
 void *sdt_pack_alloc(unsigned int len);
 void sdt_pack_free(void *at, unsigned int len, bool written);

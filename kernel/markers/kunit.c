@@ -227,6 +227,34 @@ void *marker_gone_call(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(marker_gone_call);
 
+/**
+ * mark_name_callee - where the CALLs of a MARK() name's first site go
+ * @key: the name
+ *
+ * Return: its probe, __marker_iterate() or __marker_slowpath() (see
+ * mark.c), or NULL if @key has no MARK() site.
+ */
+void *mark_name_callee(const char *key)
+{
+	struct marker_entry *e;
+	struct marker_name *mn;
+	void *callee = NULL;
+
+	mutex_lock(&marker_mutex);
+	mn = marker_find_name(key);
+	if (mn) {
+		for_each_marker_site(e, mn) {
+			if (e->site->kind != MARKER_KIND_MARK)
+				continue;
+			callee = mark_desc_callee(marker_site_desc(e->site));
+			break;
+		}
+	}
+	mutex_unlock(&marker_mutex);
+	return callee;
+}
+EXPORT_SYMBOL_IF_KUNIT(mark_name_callee);
+
 /* Wait until kprobes has optimized what it can of the kprobes it has. */
 void sdt_wait_kprobe_optimizer(void)
 {
@@ -237,7 +265,8 @@ EXPORT_SYMBOL_IF_KUNIT(sdt_wait_kprobe_optimizer);
 /*
  * Does what the registry says of @e hold in the text and in kprobes? A
  * MARK() or guard site calls probes exactly when its NOP is a jump, and
- * its CALLs go to the probe when it is direct, to the slow path otherwise;
+ * its CALLs go to the probe when it is direct, to the iterator when it is
+ * multi, to the slow path otherwise;
  * an SDT site armed with a call is a CALL of the trampoline, one armed
  * with a kprobe has an enabled kprobe on it, and a dormant one has
  * neither.
@@ -262,8 +291,7 @@ static bool marker_entry_consistent(struct marker_entry *e)
 		armed = probes;
 		if (armed != arch_marker_site_jumps(code))
 			return false;
-		want = mark_desc_direct(desc) ? (void *)probes->probe[0].func :
-						(void *)__marker_slowpath;
+		want = mark_desc_callee(desc);
 		for (call = marker_object_calls(e->obj, desc, &n); n--; call++)
 			if (!call->gone && !arch_marker_call_goes_to(call->code, want))
 				return false;

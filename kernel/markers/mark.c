@@ -10,22 +10,27 @@
  *
  *	dormant		NOP; CALL __marker_slowpath
  *	direct		JMP; CALL probe, with desc->data its data
+ *	multi		JMP; CALL __marker_iterate, with desc->data the
+ *			probes, which it calls each with its own va_list
  *	slow		JMP; CALL __marker_slowpath, which finds desc by the
- *			CALL's address and calls every probe of desc->probes,
- *			each with its own va_list
+ *			CALL's address and calls every probe of desc->probes
  *
- * A name with one probe is direct; with more, slow. The site loads
- * desc->data before its CALL, so the CALL may only be patched to a probe
- * once no CPU can still hold older data. Dormant to direct needs nothing
- * the first time the site is armed (no task can be past its NOP); after
- * that, a task preempted between the site's jump and preempt_disable()
- * before a disarm may still load the data later, which no grace period
- * covers, so the site goes slow first. Slow to direct happens after the
- * change's grace period, as a promotion (mark_promote_prepare(),
- * mark_promote_finish()): the data is stored while the CALL still goes
- * to the slow path, and a load of older data followed by the new CALL
- * would span that grace period. Everything else is safe at once: the
- * slow path ignores the data it is passed.
+ * A name with one probe is direct; with more, multi; slow is the way
+ * between. The site loads desc->data before its CALL, so the CALL may
+ * only be patched to a probe or to the iterator once no CPU can still
+ * hold data meant for another callee. Dormant to direct or multi needs
+ * nothing the first time the site is armed (no task can be past its
+ * NOP); after that, a task preempted between the site's jump and
+ * preempt_disable() before a disarm may still load the data later, which
+ * no grace period covers, so the site goes slow first. Slow to direct or
+ * multi happens after the change's grace period, as a promotion
+ * (mark_promote_prepare(), mark_promote_finish()): the data is stored
+ * while the CALL still goes to the slow path, and a load of older data
+ * followed by the new CALL would span that grace period. Multi to multi
+ * only stores the new probes as the data: a CPU that loaded the old ones
+ * calls them under the change's grace period, as the slow path would.
+ * Everything else is safe at once: the slow path ignores the data it is
+ * passed.
  * MARK_ENABLED() and SDT_ENABLED() guards are the jump alone.
  */
 
@@ -49,6 +54,7 @@
 #define MARK_DORMANT		0UL
 #define MARK_DIRECT		1UL
 #define MARK_SLOW		2UL
+#define MARK_MULTI		3UL
 #define MARK_GEN		4UL
 
 static unsigned long mark_mode(const struct marker_desc *desc)
@@ -92,7 +98,7 @@ static void mark_patch_jumps(struct marker_object *obj,
 }
 
 /*
- * A slow expansion left with one probe, to make direct (see the top). In
+ * A slow expansion with probes, to make direct or multi (see the top). In
  * its batch's list, and in mark_promotions until done or cancelled: its
  * object may go between the change and mark_promote_finish(), with
  * marker_mutex dropped, and takes its promotions with it
@@ -154,6 +160,34 @@ static void mark_cancel_promotions(struct marker_object *obj)
 	}
 }
 
+/* What the CALLs of an expansion with @probes go to, but the slow path. */
+static void *mark_callee(struct marker_probes *probes)
+{
+	return probes->nr == 1 ? (void *)probes->probe[0].func :
+				 (void *)__marker_iterate;
+}
+
+/* ... and the data they pass it. */
+static void *mark_callee_data(struct marker_probes *probes)
+{
+	return probes->nr == 1 ? probes->probe[0].data : probes;
+}
+
+/*
+ * Patch the CALLs of @desc to the callee of @probes, once no CPU can hold
+ * data for another: direct with one probe, multi with more.
+ */
+static void mark_call_callee(struct marker_object *obj,
+			     struct marker_desc *desc,
+			     struct marker_probes *probes,
+			     struct marker_batch *b)
+{
+	/* Published: the data may be the probes, which it reads. */
+	smp_store_release(&desc->data, mark_callee_data(probes));
+	mark_patch_calls(obj, desc, mark_callee(probes), b);
+	mark_set_mode(desc, probes->nr == 1 ? MARK_DIRECT : MARK_MULTI);
+}
+
 /**
  * mark_update_desc - point a MARK() or guard expansion at probes
  * @obj: the object the expansion is in
@@ -183,7 +217,7 @@ static void mark_update_desc(struct marker_object *obj,
 	rcu_assign_pointer(desc->probes, probes);
 	if (!probes) {
 		mark_patch_jumps(obj, desc, false, b);
-		if (mode == MARK_DIRECT)
+		if (mode == MARK_DIRECT || mode == MARK_MULTI)
 			mark_patch_calls(obj, desc, __marker_slowpath, b);
 		mark_set_mode(desc, MARK_DORMANT);
 		return;
@@ -191,33 +225,37 @@ static void mark_update_desc(struct marker_object *obj,
 	if (mode == MARK_DORMANT) {
 		mark_patch_jumps(obj, desc, true, b);
 		/*
-		 * Direct at once only if never armed (no change counted in
-		 * its state): no task can be past its jump. Otherwise one
-		 * preempted between the jump and preempt_disable() before it
-		 * was disarmed may read the old data right before the CALL
-		 * is patched to the new probe: go slow, and promote once a
-		 * grace period covers that read.
+		 * Direct or multi at once only if never armed (no change
+		 * counted in its state): no task can be past its jump.
+		 * Otherwise one preempted between the jump and
+		 * preempt_disable() before it was disarmed may read the old
+		 * data right before the CALL is patched to the new callee:
+		 * go slow, and promote once a grace period covers that read.
 		 */
-		if (!guard && probes->nr == 1 && !desc->state) {
-			WRITE_ONCE(desc->data, probes->probe[0].data);
-			mark_patch_calls(obj, desc, probes->probe[0].func, b);
-			mark_set_mode(desc, MARK_DIRECT);
+		if (!guard && !desc->state) {
+			mark_call_callee(obj, desc, probes, b);
 			return;
 		}
 		mark_set_mode(desc, MARK_SLOW);
-		if (!guard && probes->nr == 1)
+		if (!guard)
 			mark_queue_promotion(obj, desc, b);
 		return;
 	}
-	if (mode == MARK_DIRECT)
+	if (mode == MARK_MULTI && probes->nr > 1) {
+		/* 2 -> 3, 3 -> 2 probes: new data, the same callee. */
+		smp_store_release(&desc->data, probes);
+		mark_set_mode(desc, MARK_MULTI);
+		return;
+	}
+	if (mode == MARK_DIRECT || mode == MARK_MULTI)
 		mark_patch_calls(obj, desc, __marker_slowpath, b);
 	mark_set_mode(desc, MARK_SLOW);
-	/* One probe left: call it directly once older data is gone. */
-	if (!guard && probes->nr == 1)
+	/* Direct or multi once data meant for the old callee is gone. */
+	if (!guard)
 		mark_queue_promotion(obj, desc, b);
 }
 
-/* Is @p still what it was queued for: @desc slow with one probe? */
+/* Is @p still what it was queued for: @desc slow, with those probes? */
 static struct marker_probes *mark_promotion_valid(struct mark_promotion *p)
 {
 	struct marker_probes *probes;
@@ -226,7 +264,7 @@ static struct marker_probes *mark_promotion_valid(struct mark_promotion *p)
 		return NULL;
 	probes = rcu_dereference_protected(p->desc->probes,
 					   lockdep_is_held(&marker_mutex));
-	if (p->desc->state != p->state || !probes || probes->nr != 1)
+	if (p->desc->state != p->state || !probes)
 		return NULL;
 	return probes;
 }
@@ -250,7 +288,7 @@ static void mark_promote_prepare(struct marker_batch *b)
 	list_for_each_entry(p, marker_batch_list(b, MARKER_KIND_MARK), list) {
 		probes = mark_promotion_valid(p);
 		if (probes)
-			WRITE_ONCE(p->desc->data, probes->probe[0].data);
+			smp_store_release(&p->desc->data, mark_callee_data(probes));
 		b->wait = true;
 	}
 }
@@ -285,8 +323,8 @@ static void mark_promote_finish(struct marker_batch *b)
 	list_for_each_entry_safe(p, tmp, marker_batch_list(b, MARKER_KIND_MARK), list) {
 		probes = mark_promotion_valid(p);
 		if (probes) {
-			mark_patch_calls(p->obj, p->desc, probes->probe[0].func, &pb);
-			mark_set_mode(p->desc, MARK_DIRECT);
+			mark_patch_calls(p->obj, p->desc, mark_callee(probes), &pb);
+			mark_set_mode(p->desc, probes->nr == 1 ? MARK_DIRECT : MARK_MULTI);
 		}
 		list_del(&p->list);
 		list_del(&p->pending);	/* self-linked once cancelled */
@@ -309,16 +347,23 @@ static void mark_init_gone(struct marker_object *obj, struct marker_batch *b)
 }
 
 /**
- * mark_desc_direct - do an expansion's CALLs go to its probe directly?
+ * mark_desc_callee - where an expansion's CALLs go
  * @desc: the expansion's descriptor
  *
  * Under marker_mutex; for the consistency check of the KUnit suites.
  *
- * Return: true if direct, false if dormant or slow.
+ * Return: its probe (direct), __marker_iterate() (multi), or
+ * __marker_slowpath() (dormant or slow).
  */
-bool mark_desc_direct(const struct marker_desc *desc)
+void *mark_desc_callee(const struct marker_desc *desc)
 {
-	return mark_mode(desc) == MARK_DIRECT;
+	struct marker_probes *probes;
+
+	probes = rcu_dereference_protected(desc->probes,
+					   lockdep_is_held(&marker_mutex));
+	if (mark_mode(desc) == MARK_DIRECT || mark_mode(desc) == MARK_MULTI)
+		return mark_callee(probes);
+	return __marker_slowpath;
 }
 
 /* Every CALL, by its address, for __marker_slowpath(). */
@@ -341,8 +386,6 @@ static notrace void mark_call_probes(struct marker_desc *desc,
 				     const char *fmt, va_list *args)
 {
 	struct marker_probes *probes;
-	unsigned int i;
-	va_list copy;
 
 	/*
 	 * Raw: preemption is disabled (the RCU read side of this pointer),
@@ -350,11 +393,8 @@ static notrace void mark_call_probes(struct marker_desc *desc,
 	 * cost of a hit (tracepoints use the raw form for the same reason).
 	 */
 	probes = rcu_dereference_raw(desc->probes);
-	for (i = 0; probes && i < probes->nr; i++) {
-		va_copy(copy, *args);
-		probes->probe[i].func(probes->probe[i].data, fmt, &copy);
-		va_end(copy);
-	}
+	if (probes)
+		__marker_iterate(probes, fmt, args);
 }
 
 /**
@@ -375,6 +415,30 @@ notrace void __marker_slowpath(void *data, const char *fmt, va_list *args)
 		mark_call_probes(desc, fmt, args);
 }
 EXPORT_SYMBOL_GPL(__marker_slowpath);
+
+/**
+ * __marker_iterate - call the probes of an armed site, given them
+ * @data: the site's probes (struct marker_probes), which the site loaded
+ * @fmt: the site's format
+ * @args: the site's arguments
+ *
+ * What the CALLs of a name with several probes go to (see the top), with
+ * preemption disabled; never called directly. No lookup: the probes come
+ * as the data a direct site passes its probe.
+ */
+notrace void __marker_iterate(void *data, const char *fmt, va_list *args)
+{
+	const struct marker_probes *probes = data;
+	unsigned int i;
+	va_list copy;
+
+	for (i = 0; i < probes->nr; i++) {
+		va_copy(copy, *args);
+		probes->probe[i].func(probes->probe[i].data, fmt, &copy);
+		va_end(copy);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(__marker_iterate);
 
 /**
  * __marker_call - call the probes of an armed site with many arguments

@@ -6,7 +6,7 @@
  * A MARK() or guard site's NOP is the 2- or 5-byte NOP objtool made of the
  * jump its asm goto emitted (it sits in __jump_table so that objtool sees
  * the jump); armed, it is that jump again. A MARK() site's out-of-line
- * CALL goes to __marker_slowpath() or to a probe.
+ * CALL goes to __marker_slowpath(), __marker_iterate() or a probe.
  *
  * An SDT site's 5-byte NOP becomes a CALL of its thunk (sdt_thunk.c) or
  * of arch_sdt_trampoline() (sdt_trampoline_64.S).

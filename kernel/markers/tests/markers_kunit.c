@@ -79,6 +79,11 @@ static noinline void fire_int(int v)
 	MARK(kunit_int, "%d", v);
 }
 
+static noinline void fire_multi(int v, const char *s)
+{
+	MARK(kunit_multi, "%d %s", v, s);
+}
+
 /* A site whose format the kernel's vsnprintf() cannot print (%j). */
 static noinline void fire_intmax(long v)
 {
@@ -875,6 +880,66 @@ static void markers_test_preempted(struct kunit *test)
 	preempted_round(test, true);
 }
 
+/* The probes of kunit_multi: what each saw. */
+static struct hit multi_hit[3];
+
+static void multi_expect(struct kunit *test, const bool *attached, int v)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(multi_hit); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, multi_hit[i].nr, attached[i], "probe %d", i);
+		if (!attached[i])
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, multi_hit[i].val[0], v, "probe %d", i);
+		KUNIT_EXPECT_STREQ_MSG(test, multi_hit[i].str[1], "multi", "probe %d", i);
+	}
+	memset(multi_hit, 0, sizeof(multi_hit));
+}
+
+/*
+ * A name with several probes: its sites call __marker_iterate() with the
+ * probes as their data (no lookup), each probe with its own va_list, as
+ * soon as the change that gave them is done; with one probe left, the
+ * probe directly.
+ */
+static void markers_test_multi(struct kunit *test)
+{
+	memset(multi_hit, 0, sizeof(multi_hit));
+	KUNIT_ASSERT_EQ(test, kset(test, "kunit_multi", "%d %s", record_probe,
+				   &multi_hit[0]), 0);
+	KUNIT_EXPECT_PTR_EQ(test, mark_name_callee("kunit_multi"), (void *)record_probe);
+	fire_multi(1, "multi");
+	multi_expect(test, (const bool[]){ 1, 0, 0 }, 1);
+
+	/* 1 -> 2: through the slow path, then the iterator. */
+	KUNIT_ASSERT_EQ(test, kset(test, "kunit_multi", "%d %s", record_probe,
+				   &multi_hit[1]), 0);
+	KUNIT_EXPECT_PTR_EQ(test, mark_name_callee("kunit_multi"), (void *)__marker_iterate);
+	KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
+	fire_multi(2, "multi");
+	multi_expect(test, (const bool[]){ 1, 1, 0 }, 2);
+
+	/* 2 -> 3: the same callee, the new probes its data. */
+	KUNIT_ASSERT_EQ(test, kset(test, "kunit_multi", "%d %s", record_probe,
+				   &multi_hit[2]), 0);
+	KUNIT_EXPECT_PTR_EQ(test, mark_name_callee("kunit_multi"), (void *)__marker_iterate);
+	fire_multi(3, "multi");
+	multi_expect(test, (const bool[]){ 1, 1, 1 }, 3);
+
+	/* 3 -> 2 -> 1: the one probe left, directly. */
+	KUNIT_ASSERT_EQ(test, marker_disable_probe("kunit_multi", record_probe,
+						   &multi_hit[0]), 0);
+	fire_multi(4, "multi");
+	multi_expect(test, (const bool[]){ 0, 1, 1 }, 4);
+	KUNIT_ASSERT_EQ(test, marker_disable_probe("kunit_multi", record_probe,
+						   &multi_hit[1]), 0);
+	KUNIT_EXPECT_PTR_EQ(test, mark_name_callee("kunit_multi"), (void *)record_probe);
+	KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
+	fire_multi(5, "multi");
+	multi_expect(test, (const bool[]){ 0, 0, 1 }, 5);
+}
+
 static int markers_test_init(struct kunit *test)
 {
 	memset(&hit, 0, sizeof(hit));
@@ -898,6 +963,7 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_dormant),
 	KUNIT_CASE(markers_test_remove_race),
 	KUNIT_CASE(markers_test_preempted),
+	KUNIT_CASE(markers_test_multi),
 	{}
 };
 

@@ -18,7 +18,8 @@
  * site stores its promoted arguments in an array and points a va_list at
  * it, with no register save area to fill. Then one BL, which the registry
  * patches to the probe itself when the name has one probe, with its data
- * in x0, and to __marker_slowpath() otherwise, which finds the site's
+ * in x0, to __marker_iterate() with the probes in x0 when it has several,
+ * and to __marker_slowpath() on the way between, which finds the site's
  * descriptor from the BL's return address.
  */
 

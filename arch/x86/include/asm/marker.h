@@ -17,8 +17,9 @@
  * in order, so the site stores them in an array and points a va_list at
  * it, with no register save area left to read. Then one CALL, which the
  * registry patches to the probe itself when the name has one probe, with
- * its data in %rdi, and to __marker_slowpath() otherwise, which finds the
- * site's descriptor from the CALL's return address.
+ * its data in %rdi, to __marker_iterate() with the probes in %rdi when it
+ * has several, and to __marker_slowpath() on the way between, which finds
+ * the site's descriptor from the CALL's return address.
  */
 
 #include <linux/jump_label.h>
