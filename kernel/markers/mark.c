@@ -11,7 +11,7 @@
  *	dormant		NOP; CALL __marker_slowpath
  *	direct		JMP; CALL probe, with desc->data its data
  *	multi		JMP; CALL __marker_iterate, with desc->data the
- *			probes, which it calls each with its own va_list
+ *			probes, which it calls each with a va_list of its own
  *	slow		JMP; CALL __marker_slowpath, which finds desc by the
  *			CALL's address and calls every probe of desc->probes
  *
@@ -381,7 +381,7 @@ static notrace struct marker_desc *marker_call_desc_of(unsigned long code)
 	return NULL;
 }
 
-/* Call the probes of @desc, each with its own copy of @args. */
+/* Call the probes of @desc, each with its own va_list. */
 static notrace void mark_call_probes(struct marker_desc *desc,
 				     const char *fmt, va_list *args)
 {
@@ -432,11 +432,14 @@ notrace void __marker_iterate(void *data, const char *fmt, va_list *args)
 	unsigned int i;
 	va_list copy;
 
-	for (i = 0; i < probes->nr; i++) {
+	for (i = 0; i + 1 < probes->nr; i++) {
 		va_copy(copy, *args);
 		probes->probe[i].func(probes->probe[i].data, fmt, &copy);
 		va_end(copy);
 	}
+	/* The last takes the site's own: nobody reads it after. */
+	if (probes->nr)
+		probes->probe[i].func(probes->probe[i].data, fmt, args);
 }
 EXPORT_SYMBOL_IF_KUNIT(__marker_iterate);
 
