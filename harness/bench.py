@@ -47,7 +47,7 @@ ROW_RE = re.compile(r"marker_bench: row (\S+) median (\S+) min (\S+) max (\S+) n
                     r"runs (\d+) iters (\d+): (.*)")
 ARM_RE = re.compile(r"marker_bench: arming (\S+) sites (\d+) arm_ns (\d+) arm_syncs (\d+) "
                     r"disarm_ns (\d+) disarm_syncs (\d+) grace_periods (\d+): (\S+)")
-THUNK_RE = re.compile(r"marker_bench: thunk_memory sites (\d+) execmem_pages (-?\d+) packs (\d+)")
+THUNK_RE = re.compile(r"marker_bench: thunk_memory sites (\d+) packs (\d+)")
 ARMING = ["marker_bench_1", "marker_bench_100", "marker_bench_1000",
           "bench_key_1", "bench_key_100", "bench_key_1000"]
 
@@ -70,7 +70,7 @@ def parse(path):
     # Cumulative: 1, 101 and 1101 SDT sites armed (guest/bench.sh).
     arming["thunk_memory"] = []
     for m in THUNK_RE.finditer(text):
-        t = dict(sites=int(m.group(1)), pages=int(m.group(2)), packs=int(m.group(3)))
+        t = dict(sites=int(m.group(1)), packs=int(m.group(2)))
         if t not in arming["thunk_memory"]:
             arming["thunk_memory"].append(t)
     return rows, arming
@@ -236,9 +236,9 @@ def main():
 
     ratio_target("mark_armed", "tracepoint_armed", 1.0)
     ratio_target("mark_armed_2probes", "tracepoint_armed_2probes", 1.0,
-                 why=": with two probes a MARK() site calls __marker_slowpath(), which "
-                 "hands each probe a va_list of the site's argument array; a tracepoint "
-                 "calls each probe directly with its typed arguments")
+                 why=": with two probes a MARK() site calls __marker_iterate(), which "
+                 "hands each probe a copy of the va_list of the site's argument array; a "
+                 "tracepoint calls each probe directly with its typed arguments")
     sdt_calls = arch != "arm64"
     thunk_why = (": a thunk saves and restores the 9 caller-saved registers (18 "
                  "instructions), the flags, a frame for the unwinder, counts the hit and "
@@ -287,17 +287,18 @@ def main():
     if r is not None:
         print("  %-44s %.2f = %d / %d" % ("  (arm marker_bench_1000 / bench_key_1000)", r, m, k))
 
-    # Packed thunks: execmem bytes per armed SDT site (4 KiB pages).
+    # Packed thunks: executable memory per armed SDT site (4 KiB pages).
     tm = arming["thunk_memory"]
-    print("\nexecmem taken by the thunks of armed SDT sites (one name after another, "
-          "from /proc/vmallocinfo; packs: the pages their thunks are in):")
-    print("  %-12s %14s %8s %16s" % ("sites armed", "execmem bytes", "packs", "bytes per site"))
+    print("\nexecutable memory of the thunks of armed SDT sites (the keys armed one after "
+          "another; packs: the pages of execmem their thunks are in, from /proc/kallsyms):")
+    print("  %-12s %8s %14s %14s" % ("sites armed", "packs", "execmem bytes", "bytes per site"))
     for t in tm:
-        print("  %-12d %14d %8d %16.0f" % (t["sites"], 4096 * t["pages"], t["packs"],
-                                           4096.0 * t["pages"] / t["sites"] if t["sites"] else 0))
+        print("  %-12d %8d %14d %14.0f" % (t["sites"], t["packs"], 4096 * t["packs"],
+                                           4096.0 * t["packs"] / t["sites"] if t["sites"] else 0))
     last = tm[-1] if tm else None
     per = 4096.0 * last["packs"] / last["sites"] if last and last["sites"] else None
-    target("thunk memory <= 256 bytes per armed SDT site at 1000", per is not None and per <= 256,
+    target("thunk memory <= 256 bytes per armed SDT site at 1000",
+           per is not None and 0 < per <= 256,
            "no figures" if per is None else "%.0f bytes per site (%d packs of 4 KiB for %d "
            "sites)" % (per, last["packs"], last["sites"]))
 

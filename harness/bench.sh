@@ -26,4 +26,4 @@ QEMU_ACCEL="tcg,thread=single -icount shift=0,sleep=off" \
 python3 "$TOP/harness/bench.py" "$LOGS/bench-time.log" "$LOGS/bench-icount.log" "$KOBJ" "$B" \
 	--arch="$KARCH"
 echo
-"$TOP/harness/footprint.sh"
+"$TOP/harness/footprint.sh" --run

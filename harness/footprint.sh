@@ -20,10 +20,17 @@
 # Writes $B/footprint-bench.csv for make bench's kernel (footprint.csv
 # for the test kernel, footprint-bench-arm64.csv...): kind,sites,
 # alloc_bytes,file_bytes,alloc_per_site,file_per_site.
+# --run (make bench) also boots the kernel with modules of $N_RUN sites of
+# mark2, sdt1, trace_event, define_event and declare_trace, and prints
+# the memory each site takes at run time, loaded and at first use
+# (harness/guest/footprint-run.sh), into footprint-run-bench.csv.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 N=10
+N_RUN=1000
+run=0
+[ "${1:-}" != --run ] || run=1
 # Per kernel build: build/footprint-bench.csv for make bench's.
 tag=$(basename "$KOBJ" | sed 's/^obj//')
 dir=$B/footprint$tag
@@ -85,10 +92,10 @@ EOF
 EOF
 }
 
-# module KIND SITES: fp_KIND_SITES.c, N functions, SITES of them with a
-# site (define_event: every module has event 0, in function 0).
+# module KIND SITES: fp_KIND_SITES.c, N functions (or SITES), SITES of
+# them with a site (define_event: every module has event 0, in function 0).
 module() {
-	local m=fp_$1_$2 i first=1 last=$2
+	local m=fp_$1_$2 i first=1 last=$2 nf=$((N > $2 ? N : $2))
 	[ "$1" != define_event ] || { first=0; last=$2; }
 	{
 		echo "// SPDX-License-Identifier: GPL-2.0"
@@ -106,7 +113,7 @@ module() {
 				echo "DEFINE_TRACE(fp_t$i, TP_PROTO(int v, const char *s), TP_ARGS(v, s));"
 			done ;;
 		esac
-		for ((i = 0; i <= N; i++)); do
+		for ((i = 0; i <= nf; i++)); do
 			echo "noinline void fp_f$i(int v, const char *s);"
 			echo "noinline void fp_f$i(int v, const char *s)"
 			echo "{"
@@ -131,6 +138,12 @@ for k in $kinds; do
 	module "$k" 0
 	module "$k" "$N"
 done
+run_kinds="mark2 sdt1 trace_event define_event declare_trace"
+if [ $run = 1 ]; then
+	for k in $run_kinds; do
+		module "$k" "$N_RUN"
+	done
+fi
 make -s -C "$KOBJ" M="$dir" ARCH="$KARCH" "${KCROSS[@]}" "${KCC[@]}" modules > "$dir/build.log" 2>&1 ||
 	{ tail -n 20 "$dir/build.log"; die "footprint: the modules did not build ($dir/build.log)"; }
 
@@ -170,3 +183,38 @@ r=$(awk -v m="$m" -v t="$t" 'BEGIN { printf "%.3f", m / t }')
 echo "  MARK() with 2 arguments / TRACE_EVENT of the same fields: $m / $t = $r" \
 	"($(awk -v r="$r" 'BEGIN { print r <= 0.1 ? "<= 0.1, met" : "> 0.1, target not met" }'))"
 echo "CSV: $csv"
+[ $run = 1 ] || exit 0
+
+# Run time: what the sites of each kind take in the guest, loaded and at
+# first use (see harness/guest/footprint-run.sh), per site, against the
+# module without sites.
+log=$LOGS/footprint-run$tag.log
+files=()
+for k in $run_kinds; do
+	files+=("$dir/fp_${k}_0.ko" "$dir/fp_${k}_$N_RUN.ko")
+done
+"$TOP/harness/run.sh" -t 1800 -l "$log" "$TOP/harness/guest/footprint-run.sh" \
+	"${files[@]}" > /dev/null || die "footprint: the run-time job failed ($log)"
+rcsv=$B/footprint-run$tag.csv
+echo "kind,sites,load_bytes_per_site,use_bytes_per_site,image_bytes_per_site,total_per_site" > "$rcsv"
+echo
+echo "the memory of a site at run time (bytes per site, $N_RUN sites against none, from"
+echo "/proc/meminfo: slab and per-CPU at load; slab, per-CPU and vmalloc at first use,"
+echo "its events enabled) and with its image:"
+printf '  %-14s %8s %8s %8s %8s\n' kind load use image total
+for k in $run_kinds; do
+	line() { tr -d '\r' < "$log" | grep -a "^footprint_run $k $1 " | head -1; }
+	l0=$(line 0) ln=$(line "$N_RUN")
+	[ -n "$l0" ] && [ -n "$ln" ] || die "footprint: no run-time figures for $k ($log)"
+	load=$(( ($(echo "$ln" | cut -d' ' -f5) - $(echo "$l0" | cut -d' ' -f5)) * 1024 / N_RUN ))
+	use=$(( ($(echo "$ln" | cut -d' ' -f7) - $(echo "$l0" | cut -d' ' -f7)) * 1024 / N_RUN ))
+	img=$(awk -F, -v k="$k" '$1 == k { print $5 }' "$csv")
+	printf '  %-14s %8d %8d %8d %8d\n' "$k" "$load" "$use" "$img" $((load + use + img))
+	echo "$k,$N_RUN,$load,$use,$img,$((load + use + img))" >> "$rcsv"
+done
+m=$(awk -F, '$1 == "mark2" { print $6 }' "$rcsv")
+t=$(awk -F, '$1 == "trace_event" { print $6 }' "$rcsv")
+r=$(awk -v m="$m" -v t="$t" 'BEGIN { printf "%.3f", m / t }')
+echo "  MARK() name, image, loaded and used / TRACE_EVENT's: $m / $t = $r" \
+	"($(awk -v r="$r" 'BEGIN { print r <= 0.25 ? "<= 0.25, met" : "> 0.25, target not met" }'))"
+echo "CSV: $rcsv"

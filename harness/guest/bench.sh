@@ -52,16 +52,10 @@ $T bench-raw marker_bench_k bpf_mark_raw || exit 1
 $T bench-raw marker_bench:sdt_k bpf_sdt_raw || exit 1
 # The memory of thunks: arm the SDT keys with 1, 100 and 1000 sites, one
 # after the other (1, 101, 1101 sites armed), by their trace events (each
-# site its thunk), and read what execmem gave since before the first
-# (/proc/vmallocinfo, 4 KiB pages) and how many pages the keys' thunks
-# are in (/proc/kallsyms: a pack is a page). Nothing is freed meanwhile.
-execmem() {
-	awk '/ execmem_alloc/ { for (i = 1; i <= NF; i++)
-		if ($i ~ /^pages=/) n += substr($i, 7) } END { print n + 0 }' /proc/vmallocinfo
-}
+# site its thunk), and count the pages their thunks are in
+# (/proc/kallsyms): a pack is a page of execmem.
 C=/sys/kernel/debug/markers/control
 L=/sys/kernel/debug/markers/list
-p0=$(execmem)
 for n in 1 100 1000; do
 	echo "enable name marker_bench:many_$n" > $C
 	k="marker_bench:many_\(1\|100\|1000\) "
@@ -69,7 +63,7 @@ for n in 1 100 1000; do
 	# A thunk's page: its address but the last 3 hex digits.
 	packs=$(grep ' sdt_thunk_marker_bench_many_' /proc/kallsyms |
 		cut -c1-13 | sort -u | wc -l)
-	echo "marker_bench: thunk_memory sites $s execmem_pages $(( $(execmem) - p0 )) packs $packs" > /dev/kmsg
+	echo "marker_bench: thunk_memory sites $s packs $packs" > /dev/kmsg
 done
 echo 'disable name marker_bench:many_*' > $C
 rmmod marker_bench
