@@ -287,8 +287,10 @@ static void mark_promote_prepare(struct marker_batch *b)
 	lockdep_assert_held(&marker_mutex);
 	list_for_each_entry(p, marker_batch_list(b, MARKER_KIND_MARK), list) {
 		probes = mark_promotion_valid(p);
-		if (probes)
+		if (probes) {
+			/* Published: the data may be the probes, which it reads. */
 			smp_store_release(&p->desc->data, mark_callee_data(probes));
+		}
 		b->wait = true;
 	}
 }
