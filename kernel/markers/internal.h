@@ -12,8 +12,10 @@
  *	objects.c	vmlinux and modules, their sites coming and going: the
  *			module notifier and its chain; init text
  *	debugfs.c	the listing, and the directory of our debugfs files
- *	mark.c		the mechanism of MARK() and guard sites: jump labels,
- *			patched CALLs and the hit path
+ *	mark.c		the mechanism of MARK() and guard sites: jump labels
+ *			and patched CALLs
+ *	mark_hit.c	what their CALLs go to but a probe: the iterator
+ *			and the slow path
  *	sdt.c		the mechanism of SDT sites: arming with a call of a
  *			thunk or of the trampoline; sdt.h, what it shares with
  *	sdt_thunk.c	the thunks: what they call, their lifetime, and with
@@ -37,7 +39,7 @@
  * objects): control.c, control_parse.c, sinks.c, bpf.c; kunit.c; api.c;
  * probes.c; objects.c; mark.c, sdt.c; sdt_thunk.c; sdt_kprobe.c;
  * debugfs.c; core.c;
- * format.c, sdt_decode.c. The core reaches the mechanisms above it only
+ * format.c, sdt_decode.c, mark_hit.c. The core reaches the mechanisms above it only
  * through the ops they register. The registry's data is protected by
  * marker_mutex; see core.c.
  */
@@ -339,6 +341,10 @@ struct marker_callsite *marker_object_calls(struct marker_object *obj,
 					    struct marker_desc *desc,
 					    unsigned int *n);
 void *mark_desc_callee(const struct marker_desc *desc);
+
+/* --- The hit side of MARK() sites (mark_hit.c) ------------------------ */
+
+void mark_hash_calls(struct marker_object *obj, bool add);
 void __marker_iterate(void *data, const char *fmt, va_list *args);
 
 /* --- SDT sites (sdt.c), under marker_mutex ---------------------------- */
