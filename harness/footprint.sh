@@ -164,6 +164,16 @@ file_size() {
 	$strip_cmd --strip-debug -o "$1.stripped" "$1"
 	stat -c %s "$1.stripped"
 }
+# target CSV COLUMN LIMIT WHAT: mark2's figure over trace_event's in
+# COLUMN of CSV, and whether it is at most LIMIT.
+target() {
+	local m t r
+	m=$(awk -F, '$1 == "mark2" { print $'"$2"' }' "$1")
+	t=$(awk -F, '$1 == "trace_event" { print $'"$2"' }' "$1")
+	r=$(awk -v m="$m" -v t="$t" 'BEGIN { printf "%.3f", m / t }')
+	echo "  $4: $m / $t = $r" \
+		"($(awk -v r="$r" -v l="$3" 'BEGIN { print r <= l ? "<= " l ", met" : "> " l ", target not met" }'))"
+}
 csv=$B/footprint$tag.csv
 echo "kind,sites,alloc_bytes,file_bytes,alloc_per_site,file_per_site" > "$csv"
 echo "the footprint of a site in a module (allocated bytes, and stripped file bytes,"
@@ -177,11 +187,7 @@ for k in $kinds; do
 	echo "$k,$N,$((an - a0)),$((fn - f0)),$pa,$pf" >> "$csv"
 done
 # The issue's target: a MARK() site at most a tenth of a TRACE_EVENT.
-m=$(awk -F, '$1 == "mark2" { print $5 }' "$csv")
-t=$(awk -F, '$1 == "trace_event" { print $5 }' "$csv")
-r=$(awk -v m="$m" -v t="$t" 'BEGIN { printf "%.3f", m / t }')
-echo "  MARK() with 2 arguments / TRACE_EVENT of the same fields: $m / $t = $r" \
-	"($(awk -v r="$r" 'BEGIN { print r <= 0.1 ? "<= 0.1, met" : "> 0.1, target not met" }'))"
+target "$csv" 5 0.1 "MARK() with 2 arguments / TRACE_EVENT of the same fields"
 echo "CSV: $csv"
 [ $run = 1 ] || exit 0
 
@@ -212,9 +218,5 @@ for k in $run_kinds; do
 	printf '  %-14s %8d %8d %8d %8d\n' "$k" "$load" "$use" "$img" $((load + use + img))
 	echo "$k,$N_RUN,$load,$use,$img,$((load + use + img))" >> "$rcsv"
 done
-m=$(awk -F, '$1 == "mark2" { print $6 }' "$rcsv")
-t=$(awk -F, '$1 == "trace_event" { print $6 }' "$rcsv")
-r=$(awk -v m="$m" -v t="$t" 'BEGIN { printf "%.3f", m / t }')
-echo "  MARK() name, image, loaded and used / TRACE_EVENT's: $m / $t = $r" \
-	"($(awk -v r="$r" 'BEGIN { print r <= 0.25 ? "<= 0.25, met" : "> 0.25, target not met" }'))"
+target "$rcsv" 6 0.25 "MARK() name, image, loaded and used / TRACE_EVENT's"
 echo "CSV: $rcsv"
