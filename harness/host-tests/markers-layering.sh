@@ -65,7 +65,7 @@ check_uses "the events" "$client_ev" "${ev[@]}"
 # The layers, top first, as internal.h lists them: an object may use
 # symbols of its own layer or of those below it.
 layers=("control control_parse sinks bpf"
-	"kunit" "api" "probes" "objects" "mark sdt" "sdt_thunk" "sdt_kprobe" "debugfs" "core" "format sdt_decode mark_hit")
+	"kunit" "api" "probes" "objects" "mark sdt" "sdt_thunk" "sdt_kprobe" "debugfs" "core batch" "format sdt_decode mark_hit")
 declare -A layer
 for i in "${!layers[@]}"; do
 	for f in ${layers[$i]}; do layer[$f]=$i; done

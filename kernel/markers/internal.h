@@ -38,7 +38,7 @@
  * cycle (harness/host-tests/markers-layering.sh checks both on the built
  * objects): control.c, control_parse.c, sinks.c, bpf.c; kunit.c; api.c;
  * probes.c; objects.c; mark.c, sdt.c; sdt_thunk.c; sdt_kprobe.c;
- * debugfs.c; core.c;
+ * debugfs.c; core.c, batch.c;
  * format.c, sdt_decode.c, mark_hit.c. The core reaches the mechanisms above it only
  * through the ops they register. The registry's data is protected by
  * marker_mutex; see core.c.
