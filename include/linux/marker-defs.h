@@ -62,6 +62,13 @@ bool marker_kprobe_reserved(const struct kprobe *p);
  * what to write at a site, queued in address order and written in one go,
  * as jump labels' arch_jump_label_transform_queue() and _apply() are.
  * <asm/marker.h> has only the site itself and MARKER_CALL_SIZE.
+ *
+ * An instruction marked @unreached is one that no CPU can run before the
+ * rest of its change is written: the CALL of a MARK() site never armed
+ * since it was loaded, behind a NOP the same change turns into its jump.
+ * The arch may write it at once, without the protocol that makes writing
+ * live text safe; the registry queues all of them first, so that the
+ * protocol of the jumps that follow covers them.
  */
 
 /* The longest instruction written at a site: x86's CALL is 5 bytes. */
@@ -73,6 +80,7 @@ struct marker_patch {
 	void *dest;
 	u8 what;		/* enum marker_insn */
 	u8 len;
+	bool unreached;		/* no CPU can run it yet: see above */
 	u8 insn[MARKER_INSN_MAX];
 };
 

@@ -57,9 +57,13 @@ void marker_batch_retire(struct marker_batch *b, struct marker_probes *old)
  *
  * Under marker_mutex. Does not fail: a change that has been checked must
  * be able to patch what it publishes.
+ *
+ * Return: the queued instruction, for its mechanism to mark it unreached
+ * (&struct marker_patch).
  */
-void marker_batch_patch(struct marker_batch *b, enum marker_insn what,
-			void *code, void *dest)
+struct marker_patch *marker_batch_patch(struct marker_batch *b,
+					enum marker_insn what, void *code,
+					void *dest)
 {
 	struct marker_patch *p;
 
@@ -75,25 +79,68 @@ void marker_batch_patch(struct marker_batch *b, enum marker_insn what,
 	p->what = what;
 	p->addr = code;
 	p->dest = dest;
+	p->unreached = false;
+	return p;
 }
 
+/* The order of writing: unreached instructions first, then by address. */
 static int marker_patch_cmp(const void *a, const void *b)
 {
 	const struct marker_patch *x = a, *y = b;
 
+	if (x->unreached != y->unreached)
+		return x->unreached ? -1 : 1;
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
 /*
- * Write the instructions of @b through the arch, in address order, in as
- * few batches as its queue allows: when the queue is full, apply it and
- * go on, as jump_label's __jump_label_update() does.
+ * Put @b's instructions in the order of marker_patch_cmp(). A change
+ * queues them in runs already in that order (a name's jumps, its calls):
+ * one run needs nothing, two are merged in one pass; anything else, or a
+ * merge without memory, is sorted in place.
+ */
+static void marker_batch_sort(struct marker_batch *b)
+{
+	struct marker_patch *p = b->patches, *merged, *x, *y, *xend, *yend;
+	unsigned int i, n = b->npatches, second = 0;
+
+	for (i = 1; i < n; i++) {
+		if (marker_patch_cmp(&p[i - 1], &p[i]) <= 0)
+			continue;
+		if (second)
+			goto sort;
+		second = i;
+	}
+	if (!second)
+		return;
+	merged = kvmalloc_array(n, sizeof(*p), GFP_KERNEL | __GFP_NOWARN);
+	if (!merged)
+		goto sort;
+	x = p;
+	xend = p + second;
+	y = xend;
+	yend = p + n;
+	for (i = 0; i < n; i++)
+		merged[i] = y == yend || (x < xend && marker_patch_cmp(x, y) <= 0) ?
+			    *x++ : *y++;
+	kvfree(b->patches);
+	b->patches = merged;
+	b->room = n;
+	return;
+sort:
+	sort(p, n, sizeof(*p), marker_patch_cmp, NULL);
+}
+
+/*
+ * Write the instructions of @b through the arch, in order, in as few
+ * batches as its queue allows: when the queue is full, apply it and go on,
+ * as jump_label's __jump_label_update() does.
  */
 static void marker_batch_write(struct marker_batch *b)
 {
 	struct marker_patch *p;
 
-	sort(b->patches, b->npatches, sizeof(*p), marker_patch_cmp, NULL);
+	marker_batch_sort(b);
 	cpus_read_lock();
 	for (p = b->patches; p < b->patches + b->npatches; p++) {
 		/* One change writes each site once. */

@@ -221,8 +221,9 @@ struct marker_batch {
 
 void marker_batch_init(struct marker_batch *b);
 void marker_batch_retire(struct marker_batch *b, struct marker_probes *old);
-void marker_batch_patch(struct marker_batch *b, enum marker_insn what,
-			void *code, void *dest);
+struct marker_patch *marker_batch_patch(struct marker_batch *b,
+					enum marker_insn what, void *code,
+					void *dest);
 void marker_batch_apply(struct marker_batch *b);
 void marker_batch_abort(struct marker_batch *b);
 void marker_batch_finish(struct marker_batch *b);

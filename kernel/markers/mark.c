@@ -16,19 +16,19 @@
  *			CALL's address and calls every probe of desc->probes
  *
  * A name with one probe is direct; with more, multi; slow is the way
- * between. The site loads desc->data before its CALL, so the CALL may
- * only be patched to a probe or to the iterator once no CPU can still
- * hold data meant for another callee. Dormant to direct or multi needs
- * nothing the first time the site is armed (no task can be past its
- * NOP); after that, a task preempted between the site's jump and
- * preempt_disable() before a disarm may still load the data later, which
- * no grace period covers, so the site goes slow first. Slow to direct or
- * multi happens after the change's grace period, as a promotion
- * (mark_promote_prepare(), mark_promote_finish()): the data is stored
- * while the CALL still goes to the slow path, and a load of older data
- * followed by the new CALL would span that grace period. Multi to multi
- * only stores the new probes as the data: a CPU that loaded the old ones
- * calls them under the change's grace period, as the slow path would.
+ * between. The site loads desc->data before its CALL, so the CALL may only
+ * be patched to a probe or to the iterator once no CPU can still hold data
+ * meant for another callee. Dormant to direct or multi needs nothing the
+ * first time the site is armed (no task can be past its NOP, so its CALL
+ * is written as unreached text); after that, a task preempted between the
+ * site's jump and preempt_disable() before a disarm may still load the
+ * data later, which no grace period covers, so the site goes slow first.
+ * Slow to direct or multi happens after the change's grace period, as a
+ * promotion (mark_promote_prepare(), mark_promote_finish()): the data is
+ * stored while the CALL still goes to the slow path, and a load of older
+ * data followed by the new CALL would span that grace period. Multi to
+ * multi only stores the new probes as the data: a CPU that loaded the old
+ * ones calls them under the change's grace period, as the slow path would.
  * Everything else is safe at once: the slow path ignores the data it is
  * passed.
  * MARK_ENABLED() and SDT_ENABLED() guards are the jump alone.
@@ -66,17 +66,21 @@ static void mark_set_mode(struct marker_desc *desc, unsigned long mode)
 	desc->state = (desc->state & ~MARK_MODE) + MARK_GEN + mode;
 }
 
-/* Queue the CALLs of @desc's sites in @obj, to @func. */
+/*
+ * Queue the CALLs of @desc's sites in @obj, to @func; @unreached when no
+ * task can be past their NOPs yet (see mark_update_desc()).
+ */
 static void mark_patch_calls(struct marker_object *obj,
 			     struct marker_desc *desc, void *func,
-			     struct marker_batch *b)
+			     bool unreached, struct marker_batch *b)
 {
 	struct marker_callsite *call;
 	unsigned int n;
 
 	for (call = marker_object_calls(obj, desc, &n); n--; call++)
 		if (!call->gone)
-			marker_batch_patch(b, MARKER_INSN_CALL, call->code, func);
+			marker_batch_patch(b, MARKER_INSN_CALL, call->code,
+					   func)->unreached = unreached;
 }
 
 /* Queue the jumps of @desc's sites in @obj, armed (JMP) or not (NOP). */
@@ -174,7 +178,8 @@ static void *mark_callee_data(struct marker_probes *probes)
 
 /*
  * Patch the CALLs of @desc to the callee of @probes, once no CPU can hold
- * data for another: direct with one probe, multi with more.
+ * data for another: direct with one probe, multi with more. Only a site
+ * never armed gets here, with its CALLs unreached.
  */
 static void mark_call_callee(struct marker_object *obj,
 			     struct marker_desc *desc,
@@ -183,7 +188,7 @@ static void mark_call_callee(struct marker_object *obj,
 {
 	/* Published: the data may be the probes, which it reads. */
 	smp_store_release(&desc->data, mark_callee_data(probes));
-	mark_patch_calls(obj, desc, mark_callee(probes), b);
+	mark_patch_calls(obj, desc, mark_callee(probes), true, b);
 	mark_set_mode(desc, probes->nr == 1 ? MARK_DIRECT : MARK_MULTI);
 }
 
@@ -217,7 +222,7 @@ static void mark_update_desc(struct marker_object *obj,
 	if (!probes) {
 		mark_patch_jumps(obj, desc, false, b);
 		if (mode == MARK_DIRECT || mode == MARK_MULTI)
-			mark_patch_calls(obj, desc, __marker_slowpath, b);
+			mark_patch_calls(obj, desc, __marker_slowpath, false, b);
 		mark_set_mode(desc, MARK_DORMANT);
 		return;
 	}
@@ -230,6 +235,8 @@ static void mark_update_desc(struct marker_object *obj,
 		 * preempt_disable() before it was disarmed may read the old
 		 * data right before the CALL is patched to the new callee:
 		 * go slow, and promote once a grace period covers that read.
+		 * Never armed, its CALLs are unreached too: no task can run
+		 * them before the jumps of this change are written.
 		 */
 		if (!guard && !desc->state) {
 			mark_call_callee(obj, desc, probes, b);
@@ -247,7 +254,7 @@ static void mark_update_desc(struct marker_object *obj,
 		return;
 	}
 	if (mode == MARK_DIRECT || mode == MARK_MULTI)
-		mark_patch_calls(obj, desc, __marker_slowpath, b);
+		mark_patch_calls(obj, desc, __marker_slowpath, false, b);
 	mark_set_mode(desc, MARK_SLOW);
 	/* Direct or multi once data meant for the old callee is gone. */
 	if (!guard)
@@ -324,7 +331,8 @@ static void mark_promote_finish(struct marker_batch *b)
 	list_for_each_entry_safe(p, tmp, marker_batch_list(b, MARKER_KIND_MARK), list) {
 		probes = mark_promotion_valid(p);
 		if (probes) {
-			mark_patch_calls(p->obj, p->desc, mark_callee(probes), &pb);
+			mark_patch_calls(p->obj, p->desc, mark_callee(probes),
+					 false, &pb);
 			mark_set_mode(p->desc, probes->nr == 1 ? MARK_DIRECT : MARK_MULTI);
 		}
 		list_del(&p->list);

@@ -10,7 +10,8 @@
  * modification and execution of instructions"), so each is written in
  * place, as jump labels are, and the change ends with one
  * kick_all_cpus_sync(): one machine-wide sync per change, whatever its
- * number of instructions, and a queue that is never full.
+ * number of instructions, and a queue that is never full. Unreached
+ * instructions are written no differently.
  *
  * A BL reaches +/-128 MB. Modules sit within 128 MB of the kernel's text
  * while that region has room; a module placed beyond it (the 2 GB
@@ -108,7 +109,8 @@ static u32 marker_insn(struct marker_patch *p)
  * arch_marker_transform_queue - write an instruction at a site
  * @p: the instruction (what, where, to where); its bytes are made here
  *
- * Called by the registry with cpus_read_lock() held, in address order.
+ * Called by the registry with cpus_read_lock() held, unreached instructions
+ * first, each group in address order.
  * The instruction is written at once, an instruction already in place is
  * skipped; arch_marker_transform_apply() makes every CPU see them.
  *

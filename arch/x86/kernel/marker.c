@@ -15,7 +15,13 @@
  * text_poke_queue() wants, then applies them: one text_poke batch, three
  * machine-wide syncs, per PAGE_SIZE / 16 = 256 instructions (a full
  * text_poke vector flushes itself, so the queue here is never full), as
- * jump labels are patched.
+ * jump labels are patched. Unreached instructions (the CALLs of a MARK()
+ * site armed for the first time) come first and are written at once with
+ * text_poke(): no CPU runs them before it has gone through the site's
+ * jump, which the batch then writes with the int3 protocol. A CPU sent on
+ * by the int3 handler returns from the exception with IRET, one that runs
+ * the new jump does so after the protocol's syncs: both are serialized
+ * after the write. One write instead of the protocol's three.
  */
 
 #include <linux/bug.h>
@@ -93,9 +99,11 @@ static void marker_insn(struct marker_patch *p)
  * arch_marker_transform_queue - queue an instruction to write at a site
  * @p: the instruction (what, where, to where); its bytes are made here
  *
- * Called by the registry with cpus_read_lock() held, in address order. An
- * instruction already in place is skipped. text_poke_bp_batch()'s int3
- * protocol makes the change safe against CPUs running the sites.
+ * Called by the registry with cpus_read_lock() held, unreached instructions
+ * first, each group in address order. An instruction already in place is
+ * skipped. text_poke_bp_batch()'s int3 protocol makes the change safe
+ * against CPUs running the sites; an unreached instruction is written at
+ * once (see the top).
  *
  * Return: true; false would mean the queue is full, and the registry
  * would apply it and queue @p again, but text_poke_queue() flushes its
@@ -108,8 +116,12 @@ bool arch_marker_transform_queue(struct marker_patch *p)
 	lockdep_assert_cpus_held();
 	mutex_lock(&text_mutex);
 	marker_insn(p);
-	if (memcmp(p->addr, p->insn, p->len))
-		text_poke_queue(p->addr, p->insn, p->len, NULL);
+	if (memcmp(p->addr, p->insn, p->len)) {
+		if (p->unreached)
+			text_poke(p->addr, p->insn, p->len);
+		else
+			text_poke_queue(p->addr, p->insn, p->len, NULL);
+	}
 	mutex_unlock(&text_mutex);
 	return true;
 }

@@ -118,6 +118,12 @@ static __always_inline void inline_site(int v)
 	MARK(kunit_inline, "%d", v);
 }
 
+/* Armed by markers_test_unreached alone: never armed before it. */
+static noinline void fire_fresh(int v)
+{
+	MARK(kunit_fresh, "%d", v);
+}
+
 static noinline void inline_caller_a(void)
 {
 	inline_site(1);
@@ -654,6 +660,73 @@ static void markers_test_queue_full(struct kunit *test)
 	kunit_deactivate_static_stub(test, arch_marker_transform_apply);
 }
 
+/*
+ * What the core hands the arch, in order: CALLs marked unreached (which
+ * x86 writes without its int3 protocol) only when their site was never
+ * armed, and before everything else of the change.
+ */
+static struct {
+	struct kunit *test;
+	unsigned int unreached, reached, misplaced;
+} rec;
+
+static bool record_queue(struct marker_patch *p)
+{
+	bool ret;
+
+	if (p->unreached) {
+		rec.unreached++;
+		rec.misplaced += rec.reached || p->what != MARKER_INSN_CALL;
+	} else {
+		rec.reached++;
+	}
+	kunit_deactivate_static_stub(rec.test, arch_marker_transform_queue);
+	ret = arch_marker_transform_queue(p);
+	kunit_activate_static_stub(rec.test, arch_marker_transform_queue, record_queue);
+	return ret;
+}
+
+static void rec_change(struct kunit *test, bool arm, unsigned int unreached,
+		       unsigned int reached)
+{
+	rec = (typeof(rec)){ .test = test };
+	kunit_activate_static_stub(test, arch_marker_transform_queue, record_queue);
+	if (arm)
+		KUNIT_EXPECT_EQ(test, kset(test, "kunit_fresh", "%d", record_probe, &hit), 0);
+	else
+		KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_fresh", record_probe, &hit), 0);
+	kunit_deactivate_static_stub(test, arch_marker_transform_queue);
+	KUNIT_EXPECT_EQ_MSG(test, rec.unreached, unreached, "%s", arm ? "arm" : "disarm");
+	KUNIT_EXPECT_EQ_MSG(test, rec.reached, reached, "%s", arm ? "arm" : "disarm");
+	KUNIT_EXPECT_EQ(test, rec.misplaced, 0);
+	KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
+}
+
+static void markers_test_unreached(struct kunit *test)
+{
+	unsigned int sites = marker_count_sites("kunit_fresh", NULL);
+
+	KUNIT_ASSERT_EQ(test, sites, 1);
+	/* Never armed: its CALL first, unreached, then its jump. */
+	rec_change(test, true, 1, 1);
+	memset(&hit, 0, sizeof(hit));
+	fire_fresh(5);
+	KUNIT_EXPECT_EQ(test, hit.nr, 1);
+	KUNIT_EXPECT_EQ(test, hit.val[0], 5);
+	/* Disarmed: the jump and the CALL, both live text. */
+	rec_change(test, false, 0, 2);
+	/*
+	 * Armed again: a task may still be past the old jump, so the CALL
+	 * goes to the probe only after a grace period (a promotion), as
+	 * live text.
+	 */
+	rec_change(test, true, 0, 2);
+	fire_fresh(6);
+	KUNIT_EXPECT_EQ(test, hit.nr, 2);
+	KUNIT_EXPECT_EQ(test, hit.val[0], 6);
+	KUNIT_EXPECT_EQ(test, marker_disable_probe("kunit_fresh", record_probe, &hit), 0);
+}
+
 static void markers_test_unrolled(struct kunit *test)
 {
 	unsigned int sites;
@@ -959,6 +1032,7 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_pending),
 	KUNIT_CASE(markers_test_duplicates),
 	KUNIT_CASE(markers_test_queue_full),
+	KUNIT_CASE(markers_test_unreached),
 	KUNIT_CASE(markers_test_unrolled),
 	KUNIT_CASE(markers_test_dormant),
 	KUNIT_CASE(markers_test_remove_race),
