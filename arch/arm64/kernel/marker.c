@@ -41,6 +41,14 @@ static u32 marker_read_insn(const void *code)
 	return le32_to_cpu(*(const __le32 *)code);
 }
 
+/* Is @dest in the reach of a BL at @code? */
+static bool marker_bl_reaches(const void *code, const void *dest)
+{
+	long off = (long)dest - (long)code;
+
+	return off >= -SZ_128M && off < SZ_128M;
+}
+
 /*
  * A BL at @code to @dest, or 0 if @dest is out of its reach: asked here
  * first, since aarch64_insn_gen_branch_imm() logs an error for a target
@@ -49,10 +57,9 @@ static u32 marker_read_insn(const void *code)
  */
 static u32 marker_gen_bl(void *code, void *dest)
 {
-	long off = (long)dest - (long)code;
 	u32 insn;
 
-	if (off < -SZ_128M || off >= SZ_128M)
+	if (!marker_bl_reaches(code, dest))
 		return 0;
 	insn = aarch64_insn_gen_branch_imm((unsigned long)code,
 					   (unsigned long)dest,
@@ -87,7 +94,7 @@ static u32 marker_insn(struct marker_patch *p)
 		return marker_gen_b(code, p->dest);
 	case MARKER_INSN_CALL:
 		/* The loader's BL through a PLT stays (see the top). */
-		if (!marker_gen_bl(code, __marker_slowpath))
+		if (!marker_bl_reaches(code, __marker_slowpath))
 			return 0;
 		/* A probe out of reach: the slow path, which calls it. */
 		return marker_gen_bl(code, p->dest) ?:
@@ -169,7 +176,7 @@ bool arch_marker_call_goes_to(const void *code, void *func)
 	u32 insn = marker_read_insn(code);
 	void *c = (void *)code;
 
-	if (!marker_gen_bl(c, __marker_slowpath))
+	if (!marker_bl_reaches(c, __marker_slowpath))
 		return aarch64_insn_is_bl(insn);
 	return insn == (marker_gen_bl(c, func) ?:
 			marker_gen_bl(c, __marker_slowpath));
