@@ -527,18 +527,45 @@ static bool mark_text_reserved(unsigned long start, unsigned long end,
 
 /* --- The mechanism of MARK() and guard sites -------------------------- */
 
+/*
+ * The last answer of mark_accepts(), by the text of the formats it was
+ * for (an address may be another format's once a module is gone), under
+ * marker_mutex: the copies of a site share their format, and a change asks
+ * about each copy up to three times (adding the probe, reserving, arming).
+ * Formats longer than its buffers are parsed each time.
+ */
+static struct {
+	char fmt[64];
+	char probe_fmt[64];
+	bool any;		/* a probe that takes any format */
+	bool valid, ok;
+} mark_accepts_memo;
+
 static bool mark_accepts(const struct marker_site *site,
 			 const struct marker_probe *p)
 {
 	const char *fmt = marker_site_format(site);
+	const char *pfmt = p->format ?: "";
+	bool ok;
 
+	lockdep_assert_held(&marker_mutex);
+	if (mark_accepts_memo.valid && mark_accepts_memo.any == !p->format &&
+	    !strcmp(mark_accepts_memo.fmt, fmt) &&
+	    !strcmp(mark_accepts_memo.probe_fmt, pfmt))
+		return mark_accepts_memo.ok;
 	/*
 	 * A site whose format vsnprintf() cannot print takes no probe at
 	 * all: a generic probe would hand it to vsnprintf().
 	 */
-	if (marker_parse_format(fmt, NULL, 0) < 0)
-		return false;
-	return !p->format || marker_format_match(p->format, fmt);
+	ok = marker_parse_format(fmt, NULL, 0) >= 0 &&
+	     (!p->format || marker_format_match(p->format, fmt));
+	mark_accepts_memo.valid =
+		strscpy(mark_accepts_memo.fmt, fmt, sizeof(mark_accepts_memo.fmt)) >= 0 &&
+		strscpy(mark_accepts_memo.probe_fmt, pfmt,
+			sizeof(mark_accepts_memo.probe_fmt)) >= 0;
+	mark_accepts_memo.any = !p->format;
+	mark_accepts_memo.ok = ok;
+	return ok;
 }
 
 /* MARK_ENABLED() and SDT_ENABLED() guards take any probe. */
