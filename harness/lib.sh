@@ -84,7 +84,7 @@ GUEST=${GUEST_DIR:-$B/guest$SFX}	# initramfs images (GUEST_DIR: a run of its own
 TARBALL=${TARBALL:-$(ls -1 /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -n 1)}
 NPROC=$(nproc)
 # Overlay: what gets copied on top of the kernel tree.
-OVERLAY_DIRS="include kernel arch samples scripts Documentation lib"
+OVERLAY_DIRS="include kernel arch samples scripts Documentation lib tools"
 OVERLAY_FILES="Kconfig.marker"
 
 export CCACHE_BASEDIR=$B

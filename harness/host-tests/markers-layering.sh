@@ -16,7 +16,7 @@ d=$KOBJ/kernel/markers
 ctl=("$d/control.o" "$d/control_parse.o" "$d/sinks.o")
 # The trace events, a dynamic event type of the tracing code.
 t=$KOBJ/kernel/trace
-ev=("$t/trace_markers.o" "$t/trace_markers_format.o" "$t/trace_markers_record.o")
+ev=("$t/trace_markers.o" "$t/trace_markers_dyn.o" "$t/trace_markers_format.o" "$t/trace_markers_record.o")
 for o in "${ctl[@]}" "${ev[@]}"; do
 	[ -f "$o" ] || { echo "no $o"; exit 1; }
 done

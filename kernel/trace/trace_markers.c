@@ -13,14 +13,14 @@
  * go unless they were used, so that their records stay readable
  * (marker_events_sync()).
  *
- * So the dynamic_events file neither lists them nor makes or deletes
- * them: it is the file where users define their events, and tools read
- * each line of it as an event they may delete or write back (ftracetest's
- * clear_dynamic_events and add_remove_eprobe.tc, libtracefs'
- * tracefs_dynevent_get_all()). "-:markers/<name>" there is -ENOENT, as
- * for any event it does not list, and clearing it ("echo >
- * dynamic_events") leaves them, as it leaves every event that the kernel
- * defines. The debugfs listing and the events/ directories show them.
+ * Those events are the kernel's, as a TRACE_EVENT is: the dynamic_events
+ * file does not list them, "-:markers/<name>" there is -ENOENT, and
+ * clearing it ("echo > dynamic_events") leaves them. The debugfs listing
+ * and the events/ directories show them.
+ *
+ * Users make events of their own there, "m:[GROUP/]EVENT KEY", any
+ * number per name (trace_markers_dyn.c): made as the sites' are, and
+ * never in marker_events, which are the sites'.
  *
  * A MARK() event's fields are typed from its sites' format, by the format
  * grammar (marker_format_next()): %d int, %u unsigned int, %ld long, %lld
@@ -40,9 +40,10 @@
  * reserve and commit (so filters, triggers and histograms work as for
  * any event); nothing is formatted until the record is read.
  *
- * This file makes, enables and removes the events; trace_markers_format.c
- * types their fields and reads their records, trace_markers_record.c
- * writes them.
+ * This file makes, enables and removes the events; trace_markers_dyn.c
+ * is what dynamic_events does with them; trace_markers_format.c types
+ * their fields and reads their records, trace_markers_record.c writes
+ * them.
  *
  * Locking: event_mutex (ftrace's) nests outside marker_mutex: the
  * registration callback runs under event_mutex, and attaches through the
@@ -73,49 +74,6 @@
 static LIST_HEAD(marker_events);
 static DEFINE_MUTEX(marker_events_mutex);
 
-/* --- The dynamic event type ------------------------------------------ */
-
-/*
- * What dynamic_events does with marker events: nothing (see the top of
- * this file). A command of any other type is not ours (-ECANCELED); no
- * line is shown, and no deletion matches one. Clearing the file asks all
- * types to free their events after none said it was busy: a marker event
- * is never busy for it, and stays, so that the others go.
- */
-static int marker_dyn_create(const char *raw_command)
-{
-	return -ECANCELED;
-}
-
-static int marker_dyn_show(struct seq_file *m, struct dyn_event *de)
-{
-	return 0;
-}
-
-static bool marker_dyn_is_busy(struct dyn_event *de)
-{
-	return false;
-}
-
-static int marker_dyn_free(struct dyn_event *de)
-{
-	return 0;
-}
-
-static bool marker_dyn_match(const char *system, const char *event, int argc,
-			     const char **argv, struct dyn_event *de)
-{
-	return false;
-}
-
-static struct dyn_event_operations marker_dyn_ops = {
-	.create = marker_dyn_create,
-	.show = marker_dyn_show,
-	.is_busy = marker_dyn_is_busy,
-	.free = marker_dyn_free,
-	.match = marker_dyn_match,
-};
-
 /* --- Registration ----------------------------------------------------- */
 
 /*
@@ -124,7 +82,7 @@ static struct dyn_event_operations marker_dyn_ops = {
  * did, so an event whose detachment failed (no memory) is still known to
  * be attached, and is not freed before its probe is gone.
  */
-static int marker_event_attach(struct marker_event *ev, bool on)
+int marker_event_attach(struct marker_event *ev, bool on)
 {
 	struct marker_probe np = { .data = ev, .nargs = -1 };
 	int ret;
@@ -170,7 +128,7 @@ static int marker_event_get(struct marker_event *ev)
 	return ev->attached ? 0 : marker_event_attach(ev, true);
 }
 
-static bool marker_event_in_use(struct marker_event *ev)
+bool marker_event_in_use(struct marker_event *ev)
 {
 	return !list_empty(&ev->files) || ev->perf_users;
 }
@@ -181,7 +139,8 @@ static void marker_event_put(struct marker_event *ev)
 	lockdep_assert_held(&event_mutex);
 	if (marker_event_in_use(ev))
 		return;
-	if (READ_ONCE(marker_events_holding))
+	/* The control file switches the sites' events, never the users'. */
+	if (READ_ONCE(marker_events_holding) && !ev->user)
 		ev->detach_queued = true;
 	else if (marker_event_attach(ev, false))
 		pr_warn("events: %s stays attached (no memory to detach it)\n",
@@ -268,8 +227,13 @@ static void marker_event_free(struct marker_event *ev)
 	kfree(ev);
 }
 
-/* A new event for @key, of format or spec @fmt; not registered yet. */
-static struct marker_event *marker_event_alloc(const char *key, const char *fmt)
+/*
+ * A new event for @key, of format or spec @fmt, not registered yet: the
+ * sites' own, or with @user's group (NULL: the key's) and name.
+ */
+static struct marker_event *marker_event_alloc(const char *key, const char *fmt,
+					       const char *group,
+					       const char *user)
 {
 	struct marker_event_field field[MARKER_MAX_ARGS] = {};
 	bool sdt = marker_key_is_sdt(key);
@@ -292,14 +256,15 @@ static struct marker_event *marker_event_alloc(const char *key, const char *fmt)
 	INIT_LIST_HEAD(&ev->files);
 	ev->key = kstrdup(key, GFP_KERNEL);
 	ev->format = kstrdup(fmt, GFP_KERNEL);
-	if (sdt) {
+	ev->user = !!user;
+	if (group)
+		ev->class.system = kstrdup(group, GFP_KERNEL);
+	else if (sdt)
 		ev->class.system = kasprintf(GFP_KERNEL, SDT_EVENT_PREFIX "%.*s",
 					     (int)(colon - key), key);
-		ev->name = kstrdup(colon + 1, GFP_KERNEL);
-	} else {
+	else
 		ev->class.system = kstrdup(MARKER_EVENT_SYSTEM, GFP_KERNEL);
-		ev->name = kstrdup(key, GFP_KERNEL);
-	}
+	ev->name = kstrdup(user ?: sdt ? colon + 1 : key, GFP_KERNEL);
 	ev->fixed_size = marker_fields_end(ev);
 	ev->hits = alloc_percpu(unsigned long);
 	if (!ev->key || !ev->format || !ev->class.system || !ev->name ||
@@ -325,10 +290,13 @@ static struct marker_event *marker_event_alloc(const char *key, const char *fmt)
 	return ev;
 }
 
-/* Register @ev with ftrace: 0, or an error and @ev freed. */
+/*
+ * Register @ev with ftrace, and a sites' event in marker_events: 0, or an
+ * error (-EEXIST: an event of its group and name exists) and @ev freed.
+ */
 static int marker_event_register(struct marker_event *ev)
 {
-	struct trace_array *tr;
+	struct trace_array *tr = top_trace_array();
 	int ret;
 
 	if (!register_trace_event(&ev->call.event)) {
@@ -336,8 +304,10 @@ static int marker_event_register(struct marker_event *ev)
 		return -ENODEV;
 	}
 	mutex_lock(&event_mutex);
-	ret = trace_add_event_call(&ev->call);
-	tr = top_trace_array();
+	if (tr && find_event_file(tr, ev->class.system, ev->name))
+		ret = -EEXIST;
+	else
+		ret = trace_add_event_call(&ev->call);
 	/*
 	 * trace_add_event_call() makes the event's file in each trace
 	 * instance, and goes on without one whose allocation fails
@@ -362,11 +332,12 @@ static int marker_event_register(struct marker_event *ev)
 		marker_event_free(ev);
 		return ret;
 	}
-	list_add_tail_rcu(&ev->list, &marker_events);
+	if (!ev->user)
+		list_add_tail_rcu(&ev->list, &marker_events);
 	return 0;
 }
 
-static void marker_event_free_rcu(struct rcu_head *rcu)
+void marker_event_free_rcu(struct rcu_head *rcu)
 {
 	marker_event_free(container_of(rcu, struct marker_event, rcu));
 }
@@ -459,26 +430,26 @@ static void marker_event_wants_free(struct list_head *want)
 }
 
 /*
- * Make @key's event when its name wants one and has none: making it
- * failed when the name's sites came (marker_events_sync() said "no trace
- * event for"), most likely for memory. Under marker_events_mutex.
+ * Make an event for @key if its name wants one: its sites' (@user NULL),
+ * or a user's of that name in @group (NULL: the key's group).
  *
  * Return: the event; NULL when the name wants none (none of its sites
- * records, or they disagree); or an ERR_PTR (-ENOMEM).
+ * records, or they disagree, or it has none); or an ERR_PTR (-ENOMEM,
+ * -EEXIST).
  */
-static struct marker_event *marker_event_make(const char *key)
+struct marker_event *marker_event_make(const char *key, const char *group,
+				       const char *user)
 {
 	struct marker_event_want *w;
 	struct marker_event *ev = NULL;
 	LIST_HEAD(want);
 	int ret;
 
-	lockdep_assert_held(&marker_events_mutex);
 	ret = marker_walk_names(marker_event_collect, &want);
 	list_for_each_entry(w, &want, node) {
 		if (strcmp(w->key, key))
 			continue;
-		ev = marker_event_alloc(w->key, w->fmt);
+		ev = marker_event_alloc(w->key, w->fmt, group, user);
 		ret = IS_ERR(ev) ? PTR_ERR(ev) : marker_event_register(ev);
 		break;
 	}
@@ -516,7 +487,7 @@ static int marker_events_sync(void)
 		}
 		if (ev && marker_event_unregister(ev))
 			continue;	/* in use: keep its old format */
-		ev = marker_event_alloc(w->key, w->fmt);
+		ev = marker_event_alloc(w->key, w->fmt, NULL, NULL);
 		ret = IS_ERR(ev) ? PTR_ERR(ev) : marker_event_register(ev);
 		if (ret) {
 			pr_warn("no trace event for %s: %d\n", w->key, ret);
@@ -560,8 +531,12 @@ int marker_event_set(const char *key, bool on)
 
 	lockdep_assert_held(&marker_events_mutex);
 	ev = marker_event_find(key);
+	/*
+	 * Its making failed when the name's sites came (marker_events_sync()
+	 * said "no trace event for"), most likely for memory.
+	 */
 	if (!ev && on) {
-		ev = marker_event_make(key);
+		ev = marker_event_make(key, NULL, NULL);
 		if (IS_ERR(ev))
 			return PTR_ERR(ev);
 	}

@@ -54,7 +54,7 @@ struct marker_event_link {
  */
 struct marker_event {
 	struct dyn_event devent;	/* first: a dynamic event of its type */
-	struct list_head list;		/* in marker_events */
+	struct list_head list;		/* in marker_events, unless user */
 	struct trace_event_call call;
 	struct trace_event_class class;
 	struct tracepoint tp;		/* its name, for trace_event_name() */
@@ -62,6 +62,7 @@ struct marker_event {
 	char *format;			/* the sites' format, or SDT spec */
 	char *name;
 	bool sdt;
+	bool user;			/* made through dynamic_events ("m:") */
 	bool stale;			/* the name wants another, or none */
 	bool used;			/* was ever enabled: keep its records */
 	bool attached;			/* the registry holds its probe */
@@ -75,6 +76,16 @@ struct marker_event {
 	unsigned int nfields;
 	struct marker_event_field field[] __counted_by(nfields);
 };
+
+/* trace_markers.c, for trace_markers_dyn.c */
+struct marker_event *marker_event_make(const char *key, const char *group,
+				       const char *user);
+int marker_event_attach(struct marker_event *ev, bool on);
+bool marker_event_in_use(struct marker_event *ev);
+void marker_event_free_rcu(struct rcu_head *rcu);
+
+/* trace_markers_dyn.c: the type of marker events */
+extern struct dyn_event_operations marker_dyn_ops;
 
 /* trace_markers_format.c */
 int marker_event_fields(struct marker_event_field *field, const char *fmt,

@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
-# Marker events are dynamic events of their own type, which the
-# dynamic_events file neither lists nor makes or deletes (markers.rst,
-# "Trace events"): deleting one there is ENOENT and changes nothing, and
-# clearing the file removes the users' events (a kprobe, an eprobe on a
-# marker event) and leaves the markers'. Then the kernel's own ftracetest
-# cases for dynamic events (tools/testing/selftests/ftrace of the 6.12
-# tree, /extra/ftrace-selftests.tar) run with marker events present:
-# each must pass; none may be unsupported by this kernel's configuration.
+# The events of marker sites are the kernel's, as a TRACE_EVENT is:
+# dynamic_events neither lists nor deletes them, and clearing it leaves
+# them. Users make events of their own there, "m:[GROUP/]EVENT KEY"
+# (markers.rst, "Trace events"): listed, typed as the sites' event,
+# recording, refused with a reason in error_log for bad input, busy while
+# an eprobe refers to one, and gone when the file is cleared. Then the
+# kernel's own ftracetest cases for dynamic events (tools/testing/
+# selftests/ftrace of the 6.12 tree and the series' two marker cases,
+# /extra/ftrace-selftests.tar) run with marker events present: each must
+# pass; none may be unsupported by this kernel's configuration.
 #
-# Seven ftracetest cases in one run, about 20 s each under TCG to reset
+# Nine ftracetest cases in one run, about 20 s each under TCG to reset
 # the 961 events' triggers and filters, and their own work: above the
 # 600 s bound of a test on a slower or busier machine.
 # timeout: 1200
@@ -16,26 +18,55 @@
 
 T=/sys/kernel/tracing
 D=$T/dynamic_events
+# append_expect_err FILE LINE ERR: appending LINE fails with ERR (without
+# O_TRUNC, which would clear dynamic_events first).
+append_expect_err() {
+	if (echo "$2" >> "$1") 2>/tmp/werr.$$; then
+		fail "appending '$2' to $1 succeeded"
+	fi
+	grep -q "$3" /tmp/werr.$$ || fail "appending '$2' to $1: $(cat /tmp/werr.$$), want $3"
+}
 modprobe marker-example || fail "modprobe marker-example"
 [ -d $T/events/markers/subsys_open ] || fail "no markers/subsys_open event"
 # (Other tests' events may be there: gp_count's kprobes/markers_gp_*.)
-grep -Eq '^[^ ]*:(markers|sdt_[^/ ]*)/' $D &&
-	fail "marker events listed in dynamic_events: $(cat $D)"
-
-# Deleting one there: ENOENT, and it stays.
-write_expect_err $D '-:markers/subsys_open' 'No such file'
+grep -Eq '^[^ ]*:(markers|sdt_[^/ ]*)/subsys_open ' $D &&
+	fail "a site's event listed in dynamic_events: $(cat $D)"
+append_expect_err $D '-:markers/subsys_open' 'No such file'
 [ -d $T/events/markers/subsys_open ] || fail "-:markers/subsys_open removed the event"
-# Nor can one be made there.
-write_expect_err $D 'M:markers/subsys_open' 'Invalid argument'
 
-# Clearing: the users' events go, the markers' stay.
+# A user's event of subsys_open: listed, the fields of the site's event.
+echo 'm:myopen subsys_open' >> $D || fail "m:myopen subsys_open"
+grep -qx 'm:markers/myopen subsys_open' $D || fail "m:myopen not listed: $(cat $D)"
+fields() { grep 'field:' "$T/events/markers/$1/format"; }
+[ "$(fields myopen)" = "$(fields subsys_open)" ] ||
+	fail "myopen's fields differ: $(fields myopen)"
+echo 1 > $T/events/markers/myopen/enable || fail "enable markers/myopen"
+echo > $T/trace
+cat /proc/marker-example > /dev/null
+echo 0 > $T/events/markers/myopen/enable
+expect_eq "myopen records" "$(grep -c ' myopen: ' $T/trace)" "1"
+
+# Bad input: an error, its reason in error_log, and nothing made.
+echo > $T/error_log
+append_expect_err $D 'm:myopen2 no_such_marker' 'No such file'
+grep -q 'marker_event: error: No site has this marker name' $T/error_log ||
+	fail "no reason in error_log: $(cat $T/error_log)"
+append_expect_err $D 'm:subsys_open subsys_open' 'File exists'
+append_expect_err $D 'm:my.open subsys_open' 'Invalid argument'
+expect_eq "users' events after bad input" "$(grep -c '^m:' $D)" "1"
+
+# Busy while an eprobe refers to it; clearing removes the users' events
+# (the kprobe, the eprobe, myopen) and leaves the sites'.
 echo 'p:mykp vfs_read' >> $D || fail "add a kprobe event"
-echo 'e:myep markers/subsys_open p=$pid' >> $D || fail "eprobe on markers/subsys_open"
+echo 'e:myep markers/myopen p=$pid' >> $D || fail "eprobe on markers/myopen"
+append_expect_err $D '-:markers/myopen' 'busy'
+echo '-:myep' >> $D || fail "delete the eprobe"
 echo > $D || fail "clear dynamic_events"
 [ -z "$(cat $D)" ] || fail "dynamic_events not empty after clearing: $(cat $D)"
 [ -d $T/events/kprobes/mykp ] && fail "the kprobe event stayed"
+[ -d $T/events/markers/myopen ] && fail "markers/myopen stayed"
 [ -d $T/events/markers/subsys_open ] || fail "clearing dynamic_events removed markers/subsys_open"
-# The event still records.
+# The site's event still records.
 echo 1 > $T/events/markers/subsys_open/enable || fail "enable markers/subsys_open"
 echo > $T/trace
 cat /proc/marker-example > /dev/null
@@ -60,16 +91,17 @@ ln -f /bin/busybox /bin/sh || fail "hard-link /bin/sh"
 # kernel has every feature these cases use (all ran, none unsupported:
 # 2026-12-05), so an UNSUPPORTED is an option lost. Its result lines,
 # "[N] DESCRIPTION [RESULT]", come in the order of the cases given.
-# The cases where marker events are among the dynamic events they see:
+# The series' own marker cases (add and remove, syntax errors), then the
+# cases where marker events are among the dynamic events they see:
 # those of the file itself (listing, clearing, deleting by name, writing
 # its lines back), of eprobes (which attach to marker events), and the
 # kprobe and synthetic ones those use. The others (fprobe, tprobe,
 # uprobe, BTF arguments) test their own type's parser; each also runs
 # ftracetest's clearing of dynamic_events first, as these do. All 16 ran
 # once (2026-12-03): FTRACETEST_ALL=1 in the guest runs them all.
-cases="add_remove_eprobe.tc add_remove_kprobe.tc add_remove_synth.tc
-clear_select_events.tc generic_clear_event.tc test_duplicates.tc
-eprobes_syntax_errors.tc"
+cases="add_remove_marker.tc marker_syntax_errors.tc add_remove_eprobe.tc
+add_remove_kprobe.tc add_remove_synth.tc clear_select_events.tc
+generic_clear_event.tc test_duplicates.tc eprobes_syntax_errors.tc"
 [ "${FTRACETEST_ALL:-0}" = 1 ] && cases=$(cd /tmp/ftrace/test.d/dynevent && echo *.tc)
 # Not run: add_remove_tprobe_module.tc. Its module (trace-events-sample)
 # is not built: with it, 6.12 oopses in trace_fprobe_release() when the
