@@ -30,7 +30,7 @@ BASE = os.path.join(SERIES, "tree")	# git tree: pristine 6.12 + the series
 OUT = os.path.join(B, "patches")
 DEF = os.path.join(TOP, "harness", "series.def")
 OVERLAY_DIRS = ["include", "kernel", "arch", "samples", "scripts",
-                "Documentation", "lib"]
+                "Documentation", "lib", "tools"]
 OVERLAY_FILES = ["Kconfig.marker"]
 
 
@@ -373,24 +373,29 @@ def bench_table():
     if not os.path.isfile(csvf):
         return None
     rows = list(csv.DictReader(open(csvf)))
-    t = ["The benchmark (make bench: build/bench.csv, on the production-like",
-         "configuration, no debug options, under QEMU TCG; ns are TCG medians",
-         "of 7 runs, +-50% between boots; insns are instructions per iteration",
-         "from -icount shift=0, which does not see traps, caches or branch",
-         "prediction; net is less the baseline row, ratio is net over the",
-         "armed tracepoint's net):", "",
-         "  %-26s %-42s %9s %8s %7s %7s" % ("id", "the function holds", "ns", "insns",
-                                          "net", "ratio")]
+    # Deterministic figures only: instruction counts, not emulated times.
+    t = ["Instructions per iteration of samples/markers/marker-bench.ko, on a",
+         "production-like x86-64 configuration without debugging options,",
+         "counted on an emulated machine whose clock advances one nanosecond",
+         "per retired instruction (the same from run to run; it sees no traps,",
+         "caches or branch prediction); net is less the baseline row, ratio is",
+         "net over the armed tracepoint's net:", "",
+         "  %-26s %-42s %8s %7s %7s" % ("id", "the function holds", "insns",
+                                      "net", "ratio")]
     for r in rows:
-        t.append("  %-26s %-42s %9s %8s %7s %7s" % (
-            r["id"], r["label"][:42], r["ns_median"], r["insns"],
+        t.append("  %-26s %-42s %8s %7s %7s" % (
+            r["id"], r["label"][:42], r["insns"],
             r.get("insns_net", ""), r.get("ratio_net", "")))
     arm = os.path.join(B, "bench-arming.csv")
     if os.path.isfile(arm):
-        rows = list(csv.reader(open(arm)))
-        t += ["", "Arming one MARK() name (its sites in one module; syncs are"
-              " per CPU):", ""]
-        t += ["  " + " ".join("%13s" % c for c in r) for r in rows]
+        rows = list(csv.DictReader(open(arm)))
+        cols = ["what", "sites", "arm_insns", "arm_syncs", "disarm_insns",
+                "disarm_syncs", "grace_periods"]
+        t += ["", "Arming one MARK() name against enabling one static key, their",
+              "sites in one module (instructions, counted as above; syncs are",
+              "machine-wide text-patching syncs):", ""]
+        t += ["  " + " ".join("%13s" % c for c in cols)]
+        t += ["  " + " ".join("%13s" % r.get(c, "") for c in cols) for r in rows]
     return "\n".join(t)
 
 
@@ -400,8 +405,7 @@ def cover_letter(d):
     text = open(path).read()
     text = text.replace("*** SUBJECT HERE ***", d["cover"].subject)
     blurb = "\n".join(d["cover"].body)
-    table = bench_table() or ("(No build/bench.csv: run make bench before "
-                              "make patches for the table.)")
+    table = bench_table() or "(No figures: the benchmark was not run.)"
     blurb = blurb.replace("@BENCH@", table)
     text = text.replace("*** BLURB HERE ***", blurb)
     with open(path, "w") as f:

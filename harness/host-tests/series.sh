@@ -43,3 +43,17 @@ echo "make patches: $n files in build/patches (cover letter included)"
 python3 "$TOP/harness/series.py" check
 git -C "$B/series/tree" checkout -q -f -B guide v6.12-base
 walk series-am
+
+# No patch (nor the cover letter) names the repository's harness: its
+# paths (harness/, build/, .ci/), its targets (make check, bench,
+# series-build, patches), or the emulator the tests run on (QEMU, TCG,
+# SeaBIOS, -icount). markers.rst documents the kernel; the repository's
+# README documents the repository.
+leaks=$(grep -nE '(^|[^[:alnum:]_/.-])(harness|build)/|make (check|bench|series-build|patches|kcsan|stress)|[Qq][Ee][Mm][Uu]|\.ci/|(^|[^[:alnum:]])CI([^[:alnum:]]|$)|SeaBIOS|-icount|(^|[^[:alnum:]])TCG([^[:alnum:]]|$)' \
+	"$B"/patches/*.patch || true)
+if [ -n "$leaks" ]; then
+	echo "the series names the repository's harness:"
+	echo "$leaks" | sed "s|^$B/patches/||" | cut -c1-200
+	exit 1
+fi
+echo "no harness reference in $(ls "$B"/patches/*.patch | wc -l) files of the series"

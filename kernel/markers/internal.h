@@ -35,8 +35,7 @@
  * (raw BPF programs attached by name) is.
  *
  * Layers, each file calling only files of its own layer or below, with no
- * cycle (harness/host-tests/markers-layering.sh checks both on the built
- * objects): control.c, control_parse.c, sinks.c, bpf.c; kunit.c; api.c;
+ * cycle: control.c, control_parse.c, sinks.c, bpf.c; kunit.c; api.c;
  * probes.c; objects.c; mark.c, sdt.c; sdt_thunk.c; sdt_kprobe.c;
  * debugfs.c; core.c, batch.c;
  * format.c, sdt_decode.c, mark_hit.c. The core reaches the mechanisms above it only

@@ -6,9 +6,9 @@
  * Each row times a tight loop around a small noinline function holding one
  * kind of site, dormant or armed with an empty probe. Interrupts are off
  * around each run; time is ktime_get_ns(). A row's figure is the median
- * of @runs runs, in ns per iteration, with min and max. Under QEMU with
- * -icount shift=0 a guest nanosecond is one instruction, so the same
- * figure counts the instructions of an iteration (make bench boots twice).
+ * of @runs runs, in ns per iteration, with min and max. On an emulated
+ * machine whose clock counts one nanosecond per instruction retired, the
+ * same figure counts the instructions of an iteration.
  *
  *	insmod marker-bench.ko rows=all
  *	echo sdt_int3_1arg > /sys/module/marker_bench/parameters/run
@@ -49,8 +49,8 @@
  *	bpf_mark_event		a BPF tracepoint program on the marker event,
  *	bpf_trace_event		on the TRACE_EVENT, and a raw-tracepoint
  *	bpf_raw_tp		program on the TRACE_EVENT's tracepoint: each
- *				attached first (harness/tools/marker-perf.c
- *				bench, bench-raw), the events not enabled
+ *				attached first by a BPF loader, the
+ *				events not enabled
  *	live_base		a function that keeps 12 values live across
  *	tracepoint_dormant_live	where the others have their site, with
  *	mark_dormant_live	no site, and with each kind of site,
@@ -65,7 +65,7 @@
  * arming=1 also measures arming and disarming a name with 1, 100 and 1000
  * sites, and, as its anchor, enabling and disabling a static key with as
  * many jump-label sites (static_branch_enable(), static_branch_disable()):
- * the time (instructions under -icount, with idle time skipped), the
+ * the time (instructions, on a clock that counts them), the
  * machine-wide syncs of text patching (x86: calls of do_sync_core(), the
  * IPI text_poke_sync() sends, per CPU; arm64: calls of
  * kick_all_cpus_sync(), made once per sync by the CPU that patched) and

@@ -2,9 +2,9 @@
 /*
  * The reference hot function of the SDT code-perturbation check: built
  * once as is (sdt-perturb-without.o) and once with an SDT site
- * (sdt-perturb-with.o). harness/host-tests/sdt-perturb.sh disassembles
- * both: the site must add its 5-byte NOP and nothing else. Not linked
- * into any module.
+ * (sdt-perturb-with.o). Disassembled side by side, the two must differ
+ * by the site's 5-byte NOP and nothing else. Not linked into any
+ * module.
  */
 
 #include <linux/sdt.h>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * markers_churn: a small module with MARK() and SDT sites, in its init
- * function and out of it, loaded and unloaded a thousand times by the
- * module-churn guest test (harness/tools/module-churn.c) with probes on
- * its names, pending or armed, and under fault injection.
+ * function and out of it, for a test that loads and unloads it a
+ * thousand times with probes on its names, pending or armed, and under
+ * fault injection.
  */
 
 #include <linux/marker.h>

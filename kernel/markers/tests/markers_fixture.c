@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * markers_fixture: sites for the guest tests of kernel markers
- * (harness/guest/tests/), not a sample.
+ * markers_fixture: sites for the integration tests of kernel markers,
+ * which drive it from user space; not a sample.
  *
  * - fixture_init, a MARK(), and fixture:init, an SDT site, fire in the
  *   module's init function with its "value" parameter; fixture:init_bad,

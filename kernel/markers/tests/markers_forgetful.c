@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * markers_forgetful: a probe module whose exit forgets to detach, for the
- * guest tests (harness/guest/tests/). It attaches a MARK() probe to the
+ * integration tests of kernel markers. It attaches a MARK() probe to the
  * name in "mark" and an SDT probe to "provider":"name", counts their hits,
  * and unloads still attached: the registry must detach both when the
  * module goes, rather than leave the sites calling freed text.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * markers_many: 5000 MARK_ENABLED() guards of distinct names, many_m1000
- * ... many_m5999, for the guest test of the control file against many
- * names (harness/guest/tests/33-many-names.sh). Writing anything to
+ * ... many_m5999, for a test of the control file against many names.
+ * Writing anything to
  * /sys/kernel/debug/markers_many/fire logs how many of them are armed.
  */
 

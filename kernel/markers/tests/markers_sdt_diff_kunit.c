@@ -19,8 +19,8 @@
  * the trampoline, kprobes (optimized into jumps wherever kprobes can),
  * and int3 kprobes alone; on arm64, BRK kprobes.
  *
- * The operand forms the compiler chose are in the module's .note.stapsdt:
- * make check counts them (harness/check.sh, host/sdt-operand-forms).
+ * The operand forms the compiler chose are in the module's .note.stapsdt
+ * (readelf -n, or markers-list, show them).
  */
 
 #include <kunit/test.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * markers_stress: arm/disarm storms and fault injection against the marker
- * registry, driven from the guest tests (harness/guest/tests/). Not a KUnit
+ * registry, driven from user space by the integration tests. Not a KUnit
  * suite: its runs are long, and the shell sets up fault injection.
  *
  * Its sites: MARK() names stress_m0 ... stress_m7 and SDT names
