@@ -245,7 +245,7 @@ print(best[1] - base, best[2] - base, best[0])
 # for the calling test's output only.
 series_identity() {
 	git -C "$TOP" -c user.useConfigOnly=true var GIT_AUTHOR_IDENT > /dev/null 2>&1 && return
-	export GIT_AUTHOR_NAME="make check" GIT_AUTHOR_EMAIL="make-check@localhost"
+	export GIT_AUTHOR_NAME="Series Test" GIT_AUTHOR_EMAIL="series-test@localhost"
 	echo "no git identity here: this test signs off as $GIT_AUTHOR_NAME <$GIT_AUTHOR_EMAIL>"
 }
 

@@ -299,6 +299,16 @@ def ident_env(ident, date="2026-11-30 00:00:00 +0000"):
     return env
 
 
+# The maintainer in patches/'s MAINTAINERS entry: make patches puts the
+# identity that signs the series off in its place.
+MAINTAINER_PLACEHOLDER = "Kernel Markers Team <markers@example.org>"
+
+
+def maintainers_as(path, ident):
+    """The text of MAINTAINERS at @path, with @ident as our maintainer."""
+    return open(path).read().replace(MAINTAINER_PLACEHOLDER, ident)
+
+
 def write_new(path, text, mode=None):
     """Replace @path by a new file (never write through a hard link)."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -355,6 +365,9 @@ def generate():
                 touched.add(target)
         if not touched:
             die("patch %d (%s) changes nothing" % (i + 1, p.subject))
+        if "MAINTAINERS" in touched:
+            dst = os.path.join(BASE, "MAINTAINERS")
+            write_new(dst, maintainers_as(dst, ident))
         git("add", "-f", "--", *sorted(touched))
         msg = p.subject + "\n\n" + "\n".join(p.body) + "\n\nSigned-off-by: " + ident + "\n"
         git("commit", "-q", "-F", "-", input=msg, env=ident_env(ident))
@@ -441,10 +454,15 @@ def check():
     grafted = set(open(os.path.join(B, "grafted.list")).read().split())
     excluded = set(d["exclude"])
     differ = []
+    ident = identity()
     for f in sorted(grafted - excluded):
         a = os.path.join(BASE, f)
         b = os.path.join(KSRC, f)
-        if not os.path.isfile(a) or open(a, "rb").read() != open(b, "rb").read():
+        if f == "MAINTAINERS":	# with the signer as maintainer (generate())
+            same = os.path.isfile(a) and open(a).read() == maintainers_as(b, ident)
+        else:
+            same = os.path.isfile(a) and open(a, "rb").read() == open(b, "rb").read()
+        if not same:
             differ.append(f)
     extra = sorted(changed - grafted)
     lost = sorted((grafted - excluded) - changed)

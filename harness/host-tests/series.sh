@@ -57,3 +57,8 @@ if [ -n "$leaks" ]; then
 	exit 1
 fi
 echo "no harness reference in $(ls "$B"/patches/*.patch | wc -l) files of the series"
+# The maintainer the series adds is whoever signs it off.
+ident=$(git -C "$TOP" var GIT_AUTHOR_IDENT | sed 's/ [0-9]* [+-][0-9]*$//')
+grep -qxF "+M:	$ident" "$B"/patches/*-MAINTAINERS-add-kernel-markers.patch ||
+	{ echo "MAINTAINERS does not name $ident, who signs the series off"; exit 1; }
+echo "MAINTAINERS: $ident, as the Signed-off-by"
