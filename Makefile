@@ -63,7 +63,7 @@ lint: graft
 # The kernel side as a git format-patch series against 6.12, split as
 # harness/series.def says, with a cover letter: build/patches/.
 patches: graft
-	@python3 $(H)/series.py generate
+	@RFC="$(RFC)" VERSION="$(VERSION)" BASE_COMMIT="$(BASE_COMMIT)" python3 $(H)/series.py generate
 
 # Edits of build/linux back into the repository (a new patch of patches/
 # for the kernel's own files: NAME=, MSG=), then graft, build and rewrite

@@ -8,6 +8,14 @@
                         result with the grafted tree, checkpatch each patch
 
 The split lives in harness/series.def (its head says how to read it).
+
+generate takes from the environment (make patches RFC= VERSION=
+BASE_COMMIT=): RFC=0 drops the RFC of the subject prefix ("RFC PATCH"),
+VERSION=N > 1 adds "vN", BASE_COMMIT=HASH (the commit of the tree the
+series is for, which the tree make patches works in does not have) adds
+a base-commit: line to the cover letter. The cover letter is Cc'd to
+everyone scripts/get_maintainer.pl names for the series (send it with
+git send-email --cc-cover).
 Every overlay file and every hunk of patches/ must land in exactly one
 patch (or be excluded there, with a reason): a file added to the overlay
 and not to the split is an error, not a silent omission.
@@ -374,8 +382,9 @@ def generate():
     shutil.rmtree(OUT, ignore_errors=True)
     os.makedirs(OUT)
     git("format-patch", "-q", "--cover-letter", "--no-signature", "--stat=80",
-        "--thread", "-o", OUT, "v6.12-base..markers", env=ident_env(ident))
-    cover_letter(d)
+        "--thread", "--subject-prefix=" + subject_prefix(), "-o", OUT,
+        "v6.12-base..markers", env=ident_env(ident))
+    cover_letter(d, ident)
     for f in sorted(os.listdir(OUT)):
         print(os.path.join(OUT, f))
 
@@ -412,7 +421,26 @@ def bench_table():
     return "\n".join(t)
 
 
-def cover_letter(d):
+def subject_prefix():
+    """"RFC PATCH", "PATCH", with " vN" for VERSION=N > 1."""
+    prefix = "PATCH" if os.environ.get("RFC", "1") == "0" else "RFC PATCH"
+    version = os.environ.get("VERSION") or "1"
+    if not version.isdigit() or int(version) < 1:
+        die("VERSION=%s: a version is a number from 1" % version)
+    return prefix + (" v" + version if int(version) > 1 else "")
+
+
+def cc_list(ident):
+    """Everyone scripts/get_maintainer.pl names for the series, but us."""
+    pfiles = sorted(os.path.join(OUT, f) for f in os.listdir(OUT)
+                    if re.match(r"\d{4}-", f) and not f.startswith("0000-"))
+    r = run("perl", "scripts/get_maintainer.pl", "--no-git", "--no-git-fallback",
+            "--no-rolestats", "--no-tree", *pfiles, cwd=BASE)
+    own = ident.split("<")[-1].rstrip(">")
+    return [a for a in r.stdout.splitlines() if a.strip() and own not in a]
+
+
+def cover_letter(d, ident):
     cover = [f for f in os.listdir(OUT) if f.startswith("0000-")][0]
     path = os.path.join(OUT, cover)
     text = open(path).read()
@@ -420,7 +448,20 @@ def cover_letter(d):
     blurb = "\n".join(d["cover"].body)
     table = bench_table() or "(No figures: the benchmark was not run.)"
     blurb = blurb.replace("@BENCH@", table)
+    mk = dict(re.findall(r"^(VERSION|PATCHLEVEL|SUBLEVEL) = (\d+)$",
+                         open(os.path.join(BASE, "Makefile")).read(), re.M))
+    blurb += "\n\nThe series is against Linux %s.%s.%s." % (
+        mk["VERSION"], mk["PATCHLEVEL"], mk["SUBLEVEL"])
     text = text.replace("*** BLURB HERE ***", blurb)
+    base = os.environ.get("BASE_COMMIT", "")
+    if base:
+        if not re.fullmatch(r"[0-9a-f]{40}", base):
+            die("BASE_COMMIT=%s: the base is a full commit hash" % base)
+        text = text.rstrip("\n") + "\n\nbase-commit: %s\n" % base
+    cc = cc_list(ident)
+    if cc:
+        text = text.replace("\nSubject: ", "\nCc: " + ",\n    ".join(cc) +
+                            "\nSubject: ", 1)
     with open(path, "w") as f:
         f.write(text)
 

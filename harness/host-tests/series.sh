@@ -59,6 +59,18 @@ fi
 echo "no harness reference in $(ls "$B"/patches/*.patch | wc -l) files of the series"
 # The maintainer the series adds is whoever signs it off.
 ident=$(git -C "$TOP" var GIT_AUTHOR_IDENT | sed 's/ [0-9]* [+-][0-9]*$//')
-grep -qxF "+M:	$ident" "$B"/patches/*-MAINTAINERS-add-kernel-markers.patch ||
+grep -qxF "+M:	$ident" "$B"/patches/*-MAINTAINERS-Add-kernel-markers.patch ||
 	{ echo "MAINTAINERS does not name $ident, who signs the series off"; exit 1; }
 echo "MAINTAINERS: $ident, as the Signed-off-by"
+# The cover letter: an RFC of the version asked for, Cc'd to the
+# maintainers get_maintainer.pl names, with the base commit when given.
+cover=$B/patches/0000-cover-letter.patch
+grep -q '^Subject: \[RFC PATCH 00/' "$cover" || { echo "no RFC prefix: $(grep -m1 ^Subject "$cover")"; exit 1; }
+grep -q '^    linux-trace-kernel@vger.kernel.org,\?$' "$cover" ||
+	{ echo "the cover letter is not Cc'd to the tracing list"; exit 1; }
+(cd "$TOP" && RFC=0 VERSION=3 BASE_COMMIT=0123456789abcdef0123456789abcdef01234567 \
+	python3 harness/series.py generate > /dev/null)
+grep -q '^Subject: \[PATCH v3 00/' "$cover" && grep -qx 'base-commit: 0123456789abcdef0123456789abcdef01234567' "$cover" ||
+	{ echo "RFC=0 VERSION=3 BASE_COMMIT=: $(grep -m1 ^Subject "$cover"), $(grep base-commit "$cover")"; exit 1; }
+(cd "$TOP" && python3 harness/series.py generate > /dev/null)
+echo "cover letter: RFC, version, base-commit and Cc as asked"
