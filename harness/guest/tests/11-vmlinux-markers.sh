@@ -6,7 +6,6 @@
 L=/sys/kernel/debug/markers/list
 grep -q '^module_live mark "name %s text %u" do_init_module+0x[0-9a-f]*/0x[0-9a-f]* dormant 0 - 0x[0-9a-f]*$' $L ||
 	fail "module_live listing: $(grep module_live $L)"
-grep -q '^module_free mark "name %s" free_module+' $L || fail "module_free listing"
 probe_example name=module_live 'format="name %s text %u"' || fail "probe on module_live"
 grep -q '^module_live .* armed 1 ' $L || fail "module_live not armed"
 modprobe marker-example || fail "modprobe marker-example"
