@@ -35,7 +35,8 @@ PRISTINE = os.path.join(B, "pristine")
 KSRC = os.path.join(B, "linux")
 SERIES = os.path.join(B, "series")
 BASE = os.path.join(SERIES, "tree")	# git tree: pristine 6.12 + the series
-OUT = os.path.join(B, "patches")
+# PATCHES_OUT: another directory than build/patches, for a variant.
+OUT = os.environ.get("PATCHES_OUT") or os.path.join(B, "patches")
 DEF = os.path.join(TOP, "harness", "series.def")
 OVERLAY_DIRS = ["include", "kernel", "arch", "samples", "scripts",
                 "Documentation", "lib", "tools"]
@@ -458,7 +459,8 @@ def cover_letter(d, ident):
         if not re.fullmatch(r"[0-9a-f]{40}", base):
             die("BASE_COMMIT=%s: the base is a full commit hash" % base)
         text = text.rstrip("\n") + "\n\nbase-commit: %s\n" % base
-    cc = cc_list(ident)
+    # NO_CC=1: without the Cc list (get_maintainer.pl takes 12 s).
+    cc = [] if os.environ.get("NO_CC") == "1" else cc_list(ident)
     if cc:
         text = text.replace("\nSubject: ", "\nCc: " + ",\n    ".join(cc) +
                             "\nSubject: ", 1)

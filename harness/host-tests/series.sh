@@ -68,9 +68,11 @@ cover=$B/patches/0000-cover-letter.patch
 grep -q '^Subject: \[RFC PATCH 00/' "$cover" || { echo "no RFC prefix: $(grep -m1 ^Subject "$cover")"; exit 1; }
 grep -q '^    linux-trace-kernel@vger.kernel.org,\?$' "$cover" ||
 	{ echo "the cover letter is not Cc'd to the tracing list"; exit 1; }
-(cd "$TOP" && RFC=0 VERSION=3 BASE_COMMIT=0123456789abcdef0123456789abcdef01234567 \
-	python3 harness/series.py generate > /dev/null)
+# A variant in a directory of its own (build/patches is make patches',
+# which series-objects copies while this runs).
+(cd "$TOP" && PATCHES_OUT=$tmp/variant NO_CC=1 RFC=0 VERSION=3 \
+	BASE_COMMIT=0123456789abcdef0123456789abcdef01234567 python3 harness/series.py generate > /dev/null)
+cover=$tmp/variant/0000-cover-letter.patch
 grep -q '^Subject: \[PATCH v3 00/' "$cover" && grep -qx 'base-commit: 0123456789abcdef0123456789abcdef01234567' "$cover" ||
 	{ echo "RFC=0 VERSION=3 BASE_COMMIT=: $(grep -m1 ^Subject "$cover"), $(grep base-commit "$cover")"; exit 1; }
-(cd "$TOP" && python3 harness/series.py generate > /dev/null)
 echo "cover letter: RFC, version, base-commit and Cc as asked"
