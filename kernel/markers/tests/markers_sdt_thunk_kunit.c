@@ -28,6 +28,13 @@
 #include <linux/sdt-decode.h>
 #include <linux/smp.h>
 #include <linux/stacktrace.h>
+#include <linux/string.h>
+#ifdef CONFIG_X86
+#include <asm/text-patching.h>
+#endif
+#ifdef CONFIG_ARM64
+#include <asm/insn.h>
+#endif
 
 #include "../internal.h"
 
@@ -299,6 +306,24 @@ static void sdt_thunk_pack_release(void *unused)
  * page each before). A slot holds traps until its thunk is written, and
  * again once it is freed; a pack goes with its last thunk.
  */
+/* Does @p hold the arch's trap, as arch_sdt_thunk_invalidate() fills? */
+static bool sdt_test_traps(const void *p, size_t len)
+{
+#if defined(CONFIG_X86)
+	return !memchr_inv(p, INT3_INSN_OPCODE, len);
+#elif defined(CONFIG_ARM64)
+	const __le32 *insn = p;
+	size_t i;
+
+	for (i = 0; i < len / AARCH64_INSN_SIZE; i++)
+		if (le32_to_cpu(insn[i]) != AARCH64_BREAK_FAULT)
+			return false;
+	return true;
+#else
+	return true;
+#endif
+}
+
 static void sdt_thunk_test_pack(struct kunit *test)
 {
 	unsigned int packs = sdt_packs_nr, i;
@@ -318,8 +343,11 @@ static void sdt_thunk_test_pack(struct kunit *test)
 		if (i)
 			KUNIT_EXPECT_PTR_NE(test, slot, sdt_thunk_slots[i - 1]);
 		/* What a slot holds before its thunk: the pack's traps. */
-		if (!i)
+		if (!i) {
 			memcpy(traps, slot, sizeof(traps));
+			KUNIT_EXPECT_TRUE_MSG(test, sdt_test_traps(traps, sizeof(traps)),
+					      "a fresh slot holds %*ph", 8, traps);
+		}
 		KUNIT_EXPECT_MEMEQ(test, slot, traps, sizeof(traps));
 		arch_sdt_thunk_write(slot, bytes, sizeof(bytes));
 		KUNIT_EXPECT_MEMEQ(test, slot, bytes, sizeof(bytes));
@@ -334,6 +362,7 @@ static void sdt_thunk_test_pack(struct kunit *test)
 	sdt_pack_free(slot, SDT_THUNK_KUNIT_LEN, true);
 	sdt_thunk_slots[0] = NULL;
 	KUNIT_EXPECT_MEMEQ(test, slot, traps, sizeof(traps));
+	KUNIT_EXPECT_TRUE(test, sdt_test_traps(slot, SDT_THUNK_KUNIT_LEN));
 	sdt_thunk_pack_release(NULL);
 	KUNIT_EXPECT_LE(test, sdt_packs_nr, packs);
 }
