@@ -38,7 +38,7 @@ for k in mark2 sdt1 trace_event define_event declare_trace; do
 		sdt*) [ "$n" = 0 ] || echo "enable name fp:*" > $C ;;
 		trace_event | define_event)
 			[ ! -d $T/events/fp_${k}_$n ] || echo 1 > $T/events/fp_${k}_$n/enable ;;
-		esac
+		esac || { echo "footprint_run: enabling fp_${k}_$n's sites was refused"; exit 1; }
 		settle
 		u1=$(used)
 		echo "footprint_run $k $n load_kb $((m1 - m0)) use_kb $((u1 - u0))"
