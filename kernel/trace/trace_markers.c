@@ -445,6 +445,13 @@ struct marker_event *marker_event_make(const char *key, const char *group,
 	LIST_HEAD(want);
 	int ret;
 
+	/*
+	 * A name's own event goes on marker_events, under its mutex, which
+	 * the caller (marker_event_set()) holds; a user's never does, and is
+	 * made under dyn_event_ops_mutex alone.
+	 */
+	if (!user)
+		lockdep_assert_held(&marker_events_mutex);
 	ret = marker_walk_names(marker_event_collect, &want);
 	list_for_each_entry(w, &want, node) {
 		if (strcmp(w->key, key))
