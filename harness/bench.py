@@ -282,8 +282,9 @@ def main():
     r = m / k if m and k else None
     target("arming 1000 MARK() sites <= 1.5 x static key", r is not None and r <= 1.5,
            "no instruction counts" if r is None else
-           "%.2f: a MARK() site is two instructions to patch (its jump and its call), "
-           "a static key's one" % r)
+           "%.2f: beyond the writes (a MARK() site's jump and call against a key's "
+           "jump), the registry's work per site: finding a name's sites, queueing, "
+           "ordering and making their instructions" % r)
     if r is not None:
         print("  %-44s %.2f = %d / %d" % ("  (arm marker_bench_1000 / bench_key_1000)", r, m, k))
 
