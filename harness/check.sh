@@ -258,13 +258,13 @@ run_job() {
 	# The kernel is PREEMPT_DYNAMIC, voluntary unless told: the main
 	# boots and the tools boot run it fully preemptible, the
 	# markers.enable= boot with no preemption, the others at its default.
-	# The main boots have 4 CPUs on x86_64 (single-threaded TCG: they
-	# take turns); on arm64 2, under multi-threaded TCG: both run at
-	# once, on the two host cores, so that a site is hit on one CPU
-	# while the other patches it at the same instant (the storm, churn,
-	# coexistence and hotplug tests).
+	# The main boots have 4 CPUs, under single-threaded TCG: they take
+	# turns, a slice of translated blocks each, so a site is hit on one
+	# CPU between the instructions of a change on another (the storm,
+	# churn, coexistence and hotplug tests). Not multi-threaded TCG,
+	# where both arches run stale translated code (see run.sh).
 	boot/main-*)
-		GUEST_APPEND="preempt=full" QEMU_SMP=$main_smp QEMU_ACCEL=$main_accel \
+		GUEST_APPEND="preempt=full" QEMU_SMP=4 \
 		boot "$w" "$name" "$LOGS/check-guest-${name#main-}.log" \
 			-t "${CHECK_TIMEOUT:-1800}" "$TOP/harness/guest/check.sh" \
 			"$expected" "$parts/$name/check-part" \
@@ -289,8 +289,6 @@ run_job() {
 			"$TOP/harness/guest/lockdown.sh" "$KOBJ/samples/markers/sdt-example.ko" ;;
 	esac
 }
-main_smp=4 main_accel=tcg,thread=single
-[ "$KARCH" != arm64 ] || { main_smp=2; main_accel=tcg,thread=multi; }
 # The queue, longest job first (GCC test kernel, build/logs/jobs.txt of a
 # cold run: the main parts and series-objects 7 to 11 minutes, up-kernel
 # 4 (its build), the tools boot 3.5, series and add-site 1; the other

@@ -158,12 +158,15 @@ done
 (cd "$j" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$GUEST/initramfs-job.cpio"
 cat "$base" $timg "$GUEST/initramfs-job.cpio" > "$GUEST/initrd.cpio"
 
-# Single-threaded TCG unless told (QEMU_ACCEL): an x86_64 guest under
-# multi-threaded TCG, QEMU 7.2 and 10.0 alike, runs stale translated code
-# across text_poke_bp()'s int3 protocol ("Oops: int3" in a function whose
-# static key another vCPU was toggling, with no marker code). The vCPUs
-# still exist and interleave. arm64 guests run clean under multi-threaded
-# TCG, and make check ARCH=arm64 runs its main boots so.
+# Single-threaded TCG unless told (QEMU_ACCEL): under multi-threaded TCG
+# a vCPU runs stale translated code after another vCPU rewrote it and
+# synced. An x86_64 guest, QEMU 7.2 and 10.0 alike, across
+# text_poke_bp()'s int3 protocol ("Oops: int3" in a function whose static
+# key another vCPU was toggling, with no marker code). An arm64 guest
+# under 10.0 too: a vCPU ran a MARK() site's old BL to __marker_iterate()
+# after kick_all_cpus_sync() had returned on the CPU that wrote a BL to
+# __marker_slowpath() there (the storm test; see harness/README.md). The
+# vCPUs still exist and interleave, a slice of translated blocks each.
 # The console prints only errors and worse (loglevel=4: a serial console
 # under TCG is slow), but the host's splat scan reads the whole kernel log,
 # that the guest's init dumps at the end of the job. tinyconfig's buffer is

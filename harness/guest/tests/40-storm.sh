@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Arm/disarm storm: kthreads on both vCPUs fire MARK() and SDT sites while
+# Arm/disarm storm: kthreads on every vCPU fire MARK() and SDT sites while
 # four threads attach and detach probes to their names STORM_CYCLES times
 # in all (marker_set_probe(), sdt_set_probe()), and the shell switches some
 # of the same names from the control file. No probe may run after its
@@ -7,14 +7,16 @@
 # widen that window); no splat; the registry ends consistent with the
 # text. make check runs 3,000 cycles; make stress 100,000.
 #
-# What single-threaded TCG can catch: its two vCPUs take turns, a slice
+# What single-threaded TCG can catch: its vCPUs take turns, a slice
 # of translated blocks each, so a probe is often preempted mid-run on one
-# vCPU while the other detaches, and a detach that did not wait for the
+# vCPU while another detaches, and a detach that did not wait for the
 # grace period (or for a kprobe's handlers) returns with the probe in
-# flight. What it cannot: both vCPUs never run at the same instant, so
-# races a few instructions wide, memory ordering beyond sequential
-# consistency, and stale instruction fetches after text_poke (QEMU drops
-# translated code that is written) are out of its reach.
+# flight. What it cannot: no two vCPUs run at the same instant, so races
+# a few instructions wide, memory ordering beyond sequential consistency,
+# and stale instruction fetches after text_poke (QEMU drops translated
+# code that is written) are out of its reach. Multi-threaded TCG would
+# reach the first two, but runs stale translated code of its own (see
+# harness/run.sh): make check does not use it.
 . /harness/lib.sh
 
 S=/sys/kernel/debug/markers_stress
