@@ -10,7 +10,7 @@
 # /extra/ftrace-selftests.tar) run with marker events present: each must
 # pass; none may be unsupported by this kernel's configuration.
 #
-# Five ftracetest cases in one run, about 20 s each under TCG to reset
+# Six ftracetest cases in one run, about 20 s each under TCG to reset
 # the 961 events' triggers and filters, and their own work: near the
 # 600 s bound of a test on a slower or busier machine.
 # timeout: 1200
@@ -103,21 +103,24 @@ ln -f /bin/busybox /bin/sh || fail "hard-link /bin/sh"
 # dynamic_events first, as these do. All 16 ran once (2026-12-03), the
 # nine of 2026-12-06 together: FTRACETEST_ALL=1 in the guest runs them
 # all.
-cases="add_remove_marker.tc marker_syntax_errors.tc add_remove_eprobe.tc
-clear_select_events.tc generic_clear_event.tc"
-[ "${FTRACETEST_ALL:-0}" = 1 ] && cases=$(cd /tmp/ftrace/test.d/dynevent && echo *.tc)
+# Then the series' case of the control file. Paths under test.d/.
+cases="dynevent/add_remove_marker.tc dynevent/marker_syntax_errors.tc
+dynevent/add_remove_eprobe.tc dynevent/clear_select_events.tc
+dynevent/generic_clear_event.tc markers/control.tc"
+[ "${FTRACETEST_ALL:-0}" = 1 ] &&
+	cases="$(cd /tmp/ftrace/test.d && echo dynevent/*.tc) markers/control.tc"
 # Not run: add_remove_tprobe_module.tc. Its module (trace-events-sample)
 # is not built: with it, 6.12 oopses in trace_fprobe_release() when the
 # test clears dynamic_events after unloading the module (a tprobe whose
 # module went keeps tf->tpoint == TRACEPOINT_STUB, and unregistering it
 # dereferences that), with no marker code involved.
-notrun="add_remove_tprobe_module.tc"
+notrun="dynevent/add_remove_tprobe_module.tc"
 run=
 for tc in $cases; do
-	[ -f /tmp/ftrace/test.d/dynevent/$tc ] || fail "no ftracetest case $tc"
+	[ -f /tmp/ftrace/test.d/$tc ] || fail "no ftracetest case $tc"
 	case " $notrun " in
 	*" $tc "*) echo "  ftracetest $tc: not run (see above)" ;;
-	*) run="$run test.d/dynevent/$tc" ;;
+	*) run="$run test.d/$tc" ;;
 	esac
 done
 t0=$(date +%s)
@@ -141,10 +144,10 @@ echo "  ftracetest: rc $rc, $(($(date +%s) - t0)) s"
 [ "$(grep -c . /tmp/ftracetest.res)" = $n ] ||
 	fail "ftracetest gave $(grep -c . /tmp/ftracetest.res) results for $n cases"
 ln -sf "$sh_link" /bin/sh
-echo "  ftracetest dynevent: $n cases run, $bad failed, $unsup unsupported; not run: $notrun"
+echo "  ftracetest: $n cases run, $bad failed, $unsup unsupported; not run: $notrun"
 [ $n -gt 0 ] || fail "no ftracetest case in $F"
-[ $bad = 0 ] && [ $rc = 0 ] || fail "ftracetest dynevent: $bad of $n cases failed (rc $rc)"
-[ $unsup = 0 ] || fail "ftracetest dynevent: $unsup of $n cases unsupported by this kernel"
+[ $bad = 0 ] && [ $rc = 0 ] || fail "ftracetest: $bad of $n cases failed (rc $rc)"
+[ $unsup = 0 ] || fail "ftracetest: $unsup of $n cases unsupported by this kernel"
 [ -d $T/events/markers/subsys_open ] || fail "ftracetest's clearing removed markers/subsys_open"
 rmmod marker_example
 exit 0
