@@ -298,35 +298,69 @@ const char *marker_name_event_format(struct marker_name *mn, const char **why)
 
 /* --- Sites ------------------------------------------------------------ */
 
+/*
+ * Whether a site takes a probe depends on its kind and its format alone
+ * (&struct marker_kind_ops.accepts), and the copies of a site share one
+ * format string, which a walk over a name's sites meets in a row. A walk
+ * asking one question of every site keeps the last answer in a struct
+ * marker_accepts_memo, zeroed before it, and asks the mechanism once per
+ * run of copies. Under marker_mutex: no format goes away during a walk.
+ */
+static bool marker_memo_has(const struct marker_accepts_memo *memo,
+			    const struct marker_site *site)
+{
+	return memo && memo->fmt && memo->fmt == marker_site_format(site) &&
+	       memo->kind == site->kind;
+}
+
+static bool marker_memo_set(struct marker_accepts_memo *memo,
+			    const struct marker_site *site, bool ok)
+{
+	if (memo) {
+		memo->fmt = marker_site_format(site);
+		memo->kind = site->kind;
+		memo->ok = ok;
+	}
+	return ok;
+}
+
 /**
  * marker_site_accepts_probe - does a site take what a probe expects?
  * @site: the site
  * @p: the probe, with its format or argument count
+ * @memo: the memo of a walk that asks about @p only (see above), or NULL
  *
  * Return: what the site's mechanism says (&struct marker_kind_ops.accepts).
  */
 bool marker_site_accepts_probe(const struct marker_site *site,
-			       const struct marker_probe *p)
+			       const struct marker_probe *p,
+			       struct marker_accepts_memo *memo)
 {
-	return marker_kind_of(site)->accepts(site, p);
+	if (marker_memo_has(memo, site))
+		return memo->ok;
+	return marker_memo_set(memo, site, marker_kind_of(site)->accepts(site, p));
 }
 
 /**
  * marker_site_accepts - does a site take what each of some probes expects?
  * @site: the site
  * @probes: the probes
+ * @memo: the memo of a walk that asks about @probes only, or NULL
  *
  * Return: true if it takes every one of them.
  */
 bool marker_site_accepts(const struct marker_site *site,
-			 const struct marker_probes *probes)
+			 const struct marker_probes *probes,
+			 struct marker_accepts_memo *memo)
 {
 	unsigned int i;
 
+	if (marker_memo_has(memo, site))
+		return memo->ok;
 	for (i = 0; i < probes->nr; i++)
-		if (!marker_site_accepts_probe(site, &probes->probe[i]))
-			return false;
-	return true;
+		if (!marker_site_accepts_probe(site, &probes->probe[i], NULL))
+			return marker_memo_set(memo, site, false);
+	return marker_memo_set(memo, site, true);
 }
 
 /**
@@ -374,19 +408,21 @@ void marker_warn_site(const struct marker_entry *e, const char *fmt, ...)
  * @probes: its key's probes, or NULL for none
  * @warn: say so when the site does not take @probes (a site that arrives
  *	  with a module)
+ * @memo: the memo of a walk that points sites at @probes, or NULL
  * @b: the batch of the change, which reserved what arming needs
  *
  * Under marker_mutex. A site that does not take @probes is left dormant.
  */
 void marker_update_site(struct marker_entry *e, struct marker_probes *probes,
-			bool warn, struct marker_batch *b)
+			bool warn, struct marker_accepts_memo *memo,
+			struct marker_batch *b)
 {
 	const struct marker_site *site = e->site;
 
 	lockdep_assert_held(&marker_mutex);
 	if (e->gone)
 		return;
-	if (probes && !marker_site_accepts(site, probes)) {
+	if (probes && !marker_site_accepts(site, probes, memo)) {
 		if (warn)
 			marker_warn_site(e, "\"%s\" does not match its probes; dormant\n",
 					 marker_site_format(site));
@@ -404,10 +440,11 @@ void marker_update_site(struct marker_entry *e, struct marker_probes *probes,
  */
 void marker_update_name(struct marker_name *mn, struct marker_batch *b)
 {
+	struct marker_accepts_memo memo = {};
 	struct marker_entry *e;
 
 	for_each_marker_site(e, mn)
-		marker_update_site(e, mn->probes, false, b);
+		marker_update_site(e, mn->probes, false, &memo, b);
 }
 
 /**
@@ -428,13 +465,14 @@ int marker_reserve_name(struct marker_name *mn,
 			const struct marker_probes *probes,
 			struct marker_batch *b, gfp_t gfp)
 {
+	struct marker_accepts_memo memo = {};
 	const struct marker_kind_ops *ops;
 	struct marker_entry *e;
 	int ret;
 
 	for_each_marker_site(e, mn) {
 		ops = marker_kind_of(e->site);
-		if (!ops->reserve || !marker_site_accepts(e->site, probes))
+		if (!ops->reserve || !marker_site_accepts(e->site, probes, &memo))
 			continue;
 		ret = ops->reserve(e, b, gfp);
 		if (ret)

@@ -324,12 +324,22 @@ void marker_update_name(struct marker_name *mn, struct marker_batch *b);
 int marker_reserve_name(struct marker_name *mn,
 			const struct marker_probes *probes,
 			struct marker_batch *b, gfp_t gfp);
+/* A walk's last answer of whether a site takes its probes (core.c). */
+struct marker_accepts_memo {
+	const char *fmt;	/* the format it is for; NULL: none yet */
+	u32 kind;
+	bool ok;
+};
+
 bool marker_site_accepts_probe(const struct marker_site *site,
-			       const struct marker_probe *p);
+			       const struct marker_probe *p,
+			       struct marker_accepts_memo *memo);
 bool marker_site_accepts(const struct marker_site *site,
-			 const struct marker_probes *probes);
+			 const struct marker_probes *probes,
+			 struct marker_accepts_memo *memo);
 void marker_update_site(struct marker_entry *e, struct marker_probes *probes,
-			bool warn, struct marker_batch *b);
+			bool warn, struct marker_accepts_memo *memo,
+			struct marker_batch *b);
 bool marker_entry_armed(const struct marker_entry *e);
 __printf(2, 3)
 void marker_warn_site(const struct marker_entry *e, const char *fmt, ...);

@@ -180,7 +180,8 @@ static int marker_add_object(struct module *mod,
 	}
 	for (e = obj->entry; e < obj->entry + nr; e++) {
 		if (e->mn->probes)
-			marker_update_site(e, e->mn->probes, !marker_copy_seen(e), &b);
+			marker_update_site(e, e->mn->probes, !marker_copy_seen(e),
+					   NULL, &b);
 		cond_resched();
 	}
 	marker_batch_apply(&b);

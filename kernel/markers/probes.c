@@ -147,6 +147,7 @@ static struct marker_work *marker_work_get(struct list_head *works,
 static int marker_work_add(struct marker_work *w, const struct marker_probe *np,
 			   gfp_t gfp)
 {
+	struct marker_accepts_memo memo = {};
 	struct marker_probes *p = w->probes;
 	struct marker_entry *e;
 	const char *fmt = NULL;
@@ -160,7 +161,7 @@ static int marker_work_add(struct marker_work *w, const struct marker_probe *np,
 			return -EPERM;
 	if (!w->new_name)
 		for_each_marker_site(e, w->mn)
-			if (!marker_site_accepts_probe(e->site, np))
+			if (!marker_site_accepts_probe(e->site, np, &memo))
 				return -EPERM;
 	if (p->nr == w->room) {
 		p = marker_alloc_probes(w->room + 4, gfp);
