@@ -95,9 +95,10 @@ static int marker_patch_cmp(const void *a, const void *b)
 
 /*
  * Put @b's instructions in the order of marker_patch_cmp(). A change
- * queues them in runs already in that order (a name's jumps, its calls):
- * one run needs nothing, two are merged in one pass; anything else, or a
- * merge without memory, is sorted in place.
+ * queues them in runs already in that order (a name's jumps, its calls;
+ * its unreached calls, then its jumps, which is one run): one run needs
+ * nothing, two are merged in one pass; anything else, or a merge without
+ * memory, is sorted in place.
  */
 static void marker_batch_sort(struct marker_batch *b)
 {

@@ -227,7 +227,6 @@ static void mark_update_desc(struct marker_object *obj,
 		return;
 	}
 	if (mode == MARK_DORMANT) {
-		mark_patch_jumps(obj, desc, true, b);
 		/*
 		 * Direct or multi at once only if never armed (no change
 		 * counted in its state): no task can be past its jump.
@@ -236,12 +235,16 @@ static void mark_update_desc(struct marker_object *obj,
 		 * data right before the CALL is patched to the new callee:
 		 * go slow, and promote once a grace period covers that read.
 		 * Never armed, its CALLs are unreached too: no task can run
-		 * them before the jumps of this change are written.
+		 * them before the jumps of this change are written. They are
+		 * queued first, as they are written: the batch then needs no
+		 * merge (marker_batch_sort()).
 		 */
 		if (!guard && !desc->state) {
 			mark_call_callee(obj, desc, probes, b);
+			mark_patch_jumps(obj, desc, true, b);
 			return;
 		}
+		mark_patch_jumps(obj, desc, true, b);
 		mark_set_mode(desc, MARK_SLOW);
 		if (!guard)
 			mark_queue_promotion(obj, desc, b);
