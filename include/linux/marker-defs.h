@@ -94,7 +94,8 @@ enum marker_insn {
 
 /*
  * Queue one instruction, in address order (false: the queue is full;
- * apply, then queue it again), and write what is queued.
+ * apply, then queue it again), and write what is queued; both with
+ * cpus_read_lock() and text_mutex held, for a whole change.
  */
 bool arch_marker_transform_queue(struct marker_patch *p);
 void arch_marker_transform_apply(void);

@@ -11,6 +11,7 @@
  */
 
 #include <linux/cpu.h>
+#include <linux/memory.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -135,7 +136,8 @@ sort:
 /*
  * Write the instructions of @b through the arch, in order, in as few
  * batches as its queue allows: when the queue is full, apply it and go on,
- * as jump_label's __jump_label_update() does.
+ * as jump_label's __jump_label_update() does. text_mutex is taken once
+ * for all of them, not per instruction as jump labels do.
  */
 static void marker_batch_write(struct marker_batch *b)
 {
@@ -143,6 +145,7 @@ static void marker_batch_write(struct marker_batch *b)
 
 	marker_batch_sort(b);
 	cpus_read_lock();
+	mutex_lock(&text_mutex);
 	for (p = b->patches; p < b->patches + b->npatches; p++) {
 		/* One change writes each site once. */
 		if (WARN_ON_ONCE(p > b->patches && p->addr == p[-1].addr))
@@ -154,6 +157,7 @@ static void marker_batch_write(struct marker_batch *b)
 		WARN_ON_ONCE(!arch_marker_transform_queue(p));
 	}
 	arch_marker_transform_apply();
+	mutex_unlock(&text_mutex);
 	cpus_read_unlock();
 }
 

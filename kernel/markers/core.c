@@ -51,7 +51,9 @@
  * static_branch_disable() and register_kprobe() are called with it held
  * and take kprobe_mutex, cpus_read_lock(), jump_label_mutex and text_mutex
  * inside it; SDT symbol lookups take module_mutex inside it, and SDT
- * thunks sdt_pack_mutex, which nests outside text_mutex. Nothing takes
+ * thunks sdt_pack_mutex, which nests outside text_mutex. A change writes
+ * its instructions under cpus_read_lock() and text_mutex, taken in that
+ * order once for all of them (marker_batch_write()). Nothing takes
  * marker_mutex with any of those held. The control file's mutex nests
  * outside marker_mutex. Grace periods are waited for after marker_mutex is
  * dropped (marker_batch_finish()).

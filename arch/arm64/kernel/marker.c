@@ -116,9 +116,9 @@ static u32 marker_insn(struct marker_patch *p)
  * arch_marker_transform_queue - write an instruction at a site
  * @p: the instruction (what, where, to where); its bytes are made here
  *
- * Called by the registry with cpus_read_lock() held, unreached instructions
- * first, each group in address order.
- * The instruction is written at once, an instruction already in place is
+ * Called by the registry with cpus_read_lock() and text_mutex held,
+ * unreached instructions first, each group in address order. The
+ * instruction is written at once, an instruction already in place is
  * skipped; arch_marker_transform_apply() makes every CPU see them.
  *
  * Return: true: the queue here is never full.
@@ -130,13 +130,12 @@ bool arch_marker_transform_queue(struct marker_patch *p)
 	/* A test may give it a smaller queue (markers_test_queue_full). */
 	KUNIT_STATIC_STUB_REDIRECT(arch_marker_transform_queue, p);
 	lockdep_assert_cpus_held();
-	mutex_lock(&text_mutex);
+	lockdep_assert_held(&text_mutex);
 	insn = marker_insn(p);
 	p->len = AARCH64_INSN_SIZE;
 	memcpy(p->insn, &insn, sizeof(insn));
 	if (insn && insn != marker_read_insn(p->addr))
 		WARN_ON_ONCE(aarch64_insn_patch_text_nosync(p->addr, insn));
-	mutex_unlock(&text_mutex);
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(arch_marker_transform_queue);
@@ -144,8 +143,9 @@ EXPORT_SYMBOL_IF_KUNIT(arch_marker_transform_queue);
 /**
  * arch_marker_transform_apply - make what was written seen everywhere
  *
- * Called by the registry with cpus_read_lock() held, once the instructions
- * of a change are written: no CPU runs an old instruction after it.
+ * Called by the registry with cpus_read_lock() and text_mutex held, once
+ * the instructions of a change are written: no CPU runs an old
+ * instruction after it.
  */
 void arch_marker_transform_apply(void)
 {

@@ -99,11 +99,11 @@ static void marker_insn(struct marker_patch *p)
  * arch_marker_transform_queue - queue an instruction to write at a site
  * @p: the instruction (what, where, to where); its bytes are made here
  *
- * Called by the registry with cpus_read_lock() held, unreached instructions
- * first, each group in address order. An instruction already in place is
- * skipped. text_poke_bp_batch()'s int3 protocol makes the change safe
- * against CPUs running the sites; an unreached instruction is written at
- * once (see the top).
+ * Called by the registry with cpus_read_lock() and text_mutex held,
+ * unreached instructions first, each group in address order. An
+ * instruction already in place is skipped. text_poke_bp_batch()'s int3
+ * protocol makes the change safe against CPUs running the sites; an
+ * unreached instruction is written at once (see the top).
  *
  * Return: true; false would mean the queue is full, and the registry
  * would apply it and queue @p again, but text_poke_queue() flushes its
@@ -114,7 +114,7 @@ bool arch_marker_transform_queue(struct marker_patch *p)
 	/* A test may give it a smaller queue (markers_test_queue_full). */
 	KUNIT_STATIC_STUB_REDIRECT(arch_marker_transform_queue, p);
 	lockdep_assert_cpus_held();
-	mutex_lock(&text_mutex);
+	lockdep_assert_held(&text_mutex);
 	marker_insn(p);
 	if (memcmp(p->addr, p->insn, p->len)) {
 		if (p->unreached)
@@ -122,7 +122,6 @@ bool arch_marker_transform_queue(struct marker_patch *p)
 		else
 			text_poke_queue(p->addr, p->insn, p->len, NULL);
 	}
-	mutex_unlock(&text_mutex);
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(arch_marker_transform_queue);
@@ -130,16 +129,15 @@ EXPORT_SYMBOL_IF_KUNIT(arch_marker_transform_queue);
 /**
  * arch_marker_transform_apply - write what was queued
  *
- * Called by the registry with cpus_read_lock() held, once the instructions
- * of a change are queued.
+ * Called by the registry with cpus_read_lock() and text_mutex held, once
+ * the instructions of a change are queued.
  */
 void arch_marker_transform_apply(void)
 {
 	KUNIT_STATIC_STUB_REDIRECT(arch_marker_transform_apply);
 	lockdep_assert_cpus_held();
-	mutex_lock(&text_mutex);
+	lockdep_assert_held(&text_mutex);
 	text_poke_finish();
-	mutex_unlock(&text_mutex);
 }
 EXPORT_SYMBOL_IF_KUNIT(arch_marker_transform_apply);
 
