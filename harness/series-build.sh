@@ -1,14 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make series-build: apply build/patches one patch at a time onto pristine
-# 6.12, build the kernel (its image and modules, the test flavour's
-# configuration, LLVM=1 and ARCH=arm64 honoured) after each and boot it,
-# to show the series bisects. On arm64 the patches before "arm64: add
-# kernel markers" build with CONFIG_MARKERS=n: the arch selects
-# HAVE_ARCH_MARKERS there. Stops at, and names, the first patch that does not build
-# or boot. Not part of make check: a cold build and then one build and one
-# boot per patch.
+# make series-build: apply the series (make patches') one patch at a time
+# onto pristine 6.12, build the kernel (its image and modules, the test
+# flavour's configuration, LLVM=1 and ARCH=arm64 honoured) after each and
+# boot it, to show the series bisects. On arm64 the patches before "arm64:
+# add kernel markers" build with CONFIG_MARKERS=n: the arch selects
+# HAVE_ARCH_MARKERS there. Stops at, and names, the first patch that does
+# not build or boot. Not part of make check: a cold build and then one
+# build and one boot per patch.
 #
 # The boot (harness/guest/series-boot.sh under run.sh) must come up, end
 # its job and log no splat; from the patch that adds the listing on, it
@@ -35,7 +35,6 @@ set -euo pipefail
 mode=full
 [ "${1:-}" = --objects ] && mode=objects
 
-python3 "$TOP/harness/series.py" generate > /dev/null
 if [ $mode = full ]; then
 	tree=$B/series/bisect$SFX
 	obj=$B/series/obj$SFX
@@ -48,11 +47,11 @@ else
 fi
 mkdir -p "$LOGS"
 : > "$log"
-# Our own copy of the series: make patches or make check may write
-# build/patches again while this runs.
+# The series in a directory of our own, as make patches writes it but
+# without the Cc list, which nothing here reads (get_maintainer.pl takes
+# 12 s): make patches or make check may write build/patches meanwhile.
 pdir=$B/series/patches$SFX-$mode
-rm -rf "$pdir"
-cp -r "$B/patches" "$pdir"
+PATCHES_OUT=$pdir NO_CC=1 python3 "$TOP/harness/series.py" generate > /dev/null
 
 # A hard-linked pristine tree; the files the series touches become copies
 # of their own first, so applying a patch never writes into build/pristine.
