@@ -266,14 +266,16 @@ def main():
                "baseline + %.2f" % (n - base))
     # x86: a site is two instructions (a jump and a call); text_poke's
     # vector holds PAGE_SIZE / 16 = 256 and flushes itself when full, with
-    # three syncs a batch, as for jump labels (no enlarged vector any more).
-    # arm64: each instruction is written at once, and a change ends with
-    # one kick_all_cpus_sync(), as a jump label batch does.
+    # three syncs a batch, as for jump labels (no enlarged vector any more):
+    # at most 24 syncs, fewer when a first arming writes its unreached
+    # CALLs with text_poke() (12, a key's). arm64: each instruction is
+    # written at once, and a change ends with one kick_all_cpus_sync(), as
+    # a jump label batch does.
     a = arming.get("marker_bench_1000")
     want = 3 * -(-2 * 1000 // 256) if arch != "arm64" else 1
-    target("arming 1000 sites: %d syncs (%s), 1 grace period" % (
+    target("arming 1000 sites: at most %d syncs (%s), 1 grace period" % (
         want, "3 per 256 instructions" if arch != "arm64" else "one per change"),
-           a is not None and a["arm_syncs"] == want and a["disarm_syncs"] == want and
+           a is not None and a["arm_syncs"] <= want and a["disarm_syncs"] <= want and
            a["gps"] == 1,
            "no figures" if a is None else "arm %d syncs, disarm %d syncs, %d grace periods"
            % (a["arm_syncs"], a["disarm_syncs"], a["gps"]))
