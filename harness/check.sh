@@ -281,7 +281,7 @@ run_job() {
 	boot/boot-param)
 		GUEST_APPEND="preempt=none markers.enable=module_*,subsys_open,sdt_example:read,[bad retbleed=force,stuff spectre_v2=retpoline" \
 			boot "$w" boot-param "$LOGS/boot-param-guest.log" -t 600 \
-			"$TOP/harness/guest/boot-param-retbleed.sh" ;;
+			"$TOP/harness/guest/boot-param-retbleed.sh" $GUEST_TOOLS ;;
 	# Lockdown: the build tree's sdt-example.ko is the unsigned module.
 	boot/lockdown-*)
 		GUEST_APPEND="lockdown=${name#lockdown-} markers.enable=subsys_open" \
@@ -449,13 +449,20 @@ PY
 		done < <(grep -a '^LISTING-COUNT ' "$glog" | tr -d '\r')
 		if [ $agree = 1 ]; then pass "host/offline-counts"; else failt "host/offline-counts"; fi
 	fi
+	# test_lines LOG NAME: what the guest test NAME printed, its last 60
+	# lines: a failure's reason, where a boot's last lines (below) show
+	# the tests after it.
+	test_lines() {
+		sed -n "/^--- $2\r\{0,1\}\$/,/^MARKERS-TEST: [A-Z]* $2\r\{0,1\}\$/p" "$1" |
+			tr -d '\r' | tail -n 60 | sed 's/^/  | /'
+	}
 	# Integration tests, and each main boot judged whole (one that never
 	# ran: status 1, and no end line).
 	for i in $(seq "$nparts"); do
 		plog=$LOGS/check-guest-$i.log
 		grep -a '^MARKERS-TEST: ' "$plog" 2> /dev/null | while read -r _ st name; do
 			echo "$st guest/$name" >> "$results"
-			[ "$st" = PASS ] || echo "FAILED: guest/$name"
+			[ "$st" = PASS ] || { echo "FAILED: guest/$name"; test_lines "$plog" "$name"; }
 		done
 		echo "kernel log of boot main-$i: $(sed -n '/<<< DMESG BEGIN >>>/,/<<< DMESG END >>>/p' "$plog" 2> /dev/null |
 			sed '1d;$d' | wc -c) bytes (log_buf_len=8M: harness/run.sh)"
@@ -470,7 +477,7 @@ PY
 		tlog=$LOGS/check-tools-guest.log
 		grep -a '^MARKERS-TEST: ' "$tlog" 2> /dev/null | while read -r _ st name; do
 			echo "$st guest/$name" >> "$results"
-			[ "$st" = PASS ] || echo "FAILED: guest/$name"
+			[ "$st" = PASS ] || { echo "FAILED: guest/$name"; test_lines "$tlog" "$name"; }
 		done
 		[ "$(boot_rc check-tools)" = 0 ] || tail -n 30 "$LOGS/check-tools-run.txt"
 		boot_verdict guest/tools "$(boot_rc check-tools)" "$tlog" "$since"

@@ -124,6 +124,7 @@ for tc in $cases; do
 	esac
 done
 t0=$(date +%s)
+rm -rf /tmp/ftracetest-logs
 # shellcheck disable=SC2086
 (cd /tmp/ftrace && sh ./ftracetest -l /tmp/ftracetest-logs $run) > /tmp/ftracetest.out 2>&1
 rc=$?
@@ -140,7 +141,16 @@ for tc in $run; do
 	esac
 done
 echo "  ftracetest: rc $rc, $(($(date +%s) - t0)) s"
-[ $bad = 0 ] && [ $unsup = 0 ] && [ $rc = 0 ] || tail -n 40 /tmp/ftracetest.out
+# On a failure, ftracetest's summary and the log it keeps of each case
+# that did not pass (its "set -x" trace: the command that failed is last).
+if [ $bad != 0 ] || [ $unsup != 0 ] || [ $rc != 0 ]; then
+	tail -n 40 /tmp/ftracetest.out
+	for f in /tmp/ftracetest-logs/*-log.*; do
+		[ -f "$f" ] || continue
+		echo "  ${f##*/}, its last 40 lines:"
+		tail -n 40 "$f"
+	done
+fi
 [ "$(grep -c . /tmp/ftracetest.res)" = $n ] ||
 	fail "ftracetest gave $(grep -c . /tmp/ftracetest.res) results for $n cases"
 ln -sf "$sh_link" /bin/sh
