@@ -164,7 +164,17 @@ static int marker_builtin_attach(const char *key, bool sdt,
 	int ret;
 
 	lockdep_assert_held(&marker_control_mutex);
-	if (marker_builtin_find(key, sink))
+	b = marker_builtin_find(key, sink);
+	if (b && sink == MARKER_SINK_TRACE) {
+		/* Its enable file may have turned the event off since. */
+		marker_events_hold();
+		ret = marker_event_enabled(key) ? 0 : marker_event_set(key, true);
+		marker_events_release();
+		if (!ret)
+			b->base = marker_event_hits(key);
+		return ret;
+	}
+	if (b)
 		return 0;
 	b = marker_builtin_new(key, sdt, sink);
 	if (!b)
@@ -195,7 +205,9 @@ struct marker_switch {
 	enum marker_sink sink;
 	bool sdt;
 	bool on;			/* wanted at the end */
-	struct marker_builtin *b;	/* the built-in probe to attach or detach */
+	bool change;			/* ... and not so now */
+	bool fresh;			/* b is new */
+	struct marker_builtin *b;	/* its built-in probe (or record), if any */
 	char key[];
 };
 
@@ -305,10 +317,10 @@ static int marker_match_cmd(void *ctx, struct marker_name *mn)
 }
 
 /*
- * Switch the trace events of @c's "trace" switches that change (sw->b set)
- * as wanted, or, with @undo, back again, from @undo backwards. Stops at
- * the first error, having switched back what it switched: nothing
- * changes on error.
+ * Switch the trace events of @c's "trace" switches that change as
+ * wanted, or, with @undo, back again, from @undo backwards. Stops at the
+ * first error, having switched back what it switched: nothing changes on
+ * error.
  */
 static int marker_plan_events(struct marker_plan *c, struct list_head *undo)
 {
@@ -318,12 +330,12 @@ static int marker_plan_events(struct marker_plan *c, struct list_head *undo)
 	if (undo) {
 		sw = list_entry(undo, struct marker_switch, list);
 		list_for_each_entry_from_reverse(sw, &c->list, list)
-			if (sw->b && sw->sink == MARKER_SINK_TRACE)
+			if (sw->change && sw->sink == MARKER_SINK_TRACE)
 				marker_event_set(sw->key, !sw->on);
 		return 0;
 	}
 	list_for_each_entry(sw, &c->list, list) {
-		if (!sw->b || sw->sink != MARKER_SINK_TRACE)
+		if (!sw->change || sw->sink != MARKER_SINK_TRACE)
 			continue;
 		ret = marker_event_set(sw->key, sw->on);
 		if (ret && !sw->on && ret == -ENOENT)
@@ -356,49 +368,58 @@ static int marker_plan_apply(struct marker_plan *c)
 	if (!ops)
 		return -ENOMEM;
 	n = 0;
+	/*
+	 * "trace" is the name's trace event, on or off as its enable file
+	 * reads, which may have changed it since this file did: the record
+	 * kept here is only where the listing counts its hits from. Switch
+	 * the events first, then the printk probes in one change of the
+	 * registry; undo the events if that fails. The events' detachments
+	 * go in one change too, at marker_events_release(): one grace period
+	 * for all.
+	 */
+	marker_events_hold();
 	list_for_each_entry(sw, &c->list, list) {
 		sw->b = marker_builtin_find(sw->key, sw->sink);
-		if (sw->on == !!sw->b) {
-			sw->b = NULL;		/* already as wanted */
-			continue;
-		}
-		if (sw->on) {
+		if (sw->sink == MARKER_SINK_TRACE)
+			sw->change = sw->on != marker_event_enabled(sw->key);
+		else
+			sw->change = sw->on != !!sw->b;
+		if (!sw->change && (sw->on || !sw->b))
+			continue;		/* already as wanted */
+		if (sw->on && !sw->b) {
 			sw->b = marker_builtin_new(sw->key, sw->sdt, sw->sink);
 			if (!sw->b) {
 				ret = -ENOMEM;
 				goto out;
 			}
+			sw->fresh = true;
 		}
-		if (sw->sink == MARKER_SINK_PRINTK)
+		if (sw->change && sw->sink == MARKER_SINK_PRINTK)
 			ops[n++] = marker_builtin_op(sw->b, sw->on);
 	}
-	/*
-	 * "trace" is the name's trace event: switch those first, then the
-	 * printk probes in one change of the registry; undo the events if
-	 * that fails. The events' detachments go in one change too, at
-	 * marker_events_release(): one grace period for all.
-	 */
-	marker_events_hold();
 	ret = marker_plan_events(c, NULL);
 	if (!ret) {
 		ret = marker_change(ops, n);
 		if (ret)
 			marker_plan_events(c, c->list.prev);
 	}
-	marker_events_release();
 out:
+	marker_events_release();
 	list_for_each_entry(sw, &c->list, list) {
 		if (!sw->b)
 			continue;
-		if (sw->on && !ret) {
-			if (sw->sink == MARKER_SINK_TRACE)
-				sw->b->base = marker_event_hits(sw->key);
-			hash_add_rcu(marker_builtins, &sw->b->hnode,
-				     marker_control_hash(sw->key));
-		} else if (!sw->on && !ret) {
-			hash_del_rcu(&sw->b->hnode);
-			marker_builtin_free(sw->b);
+		if (ret) {
+			if (sw->fresh)
+				marker_builtin_free(sw->b);
 		} else if (sw->on) {
+			if (sw->change && sw->sink == MARKER_SINK_TRACE)
+				sw->b->base = marker_event_hits(sw->key);
+			if (sw->fresh)
+				hash_add_rcu(marker_builtins, &sw->b->hnode,
+					     marker_control_hash(sw->key));
+		} else {
+			/* Off, or a record of an event its file turned off. */
+			hash_del_rcu(&sw->b->hnode);
 			marker_builtin_free(sw->b);
 		}
 	}

@@ -15,6 +15,7 @@
 void marker_events_hold(void);
 void marker_events_release(void);
 int marker_event_set(const char *key, bool on);
+bool marker_event_enabled(const char *key);
 unsigned long marker_event_hits(const char *key);
 #else
 static inline void marker_events_hold(void)
@@ -28,6 +29,11 @@ static inline void marker_events_release(void)
 static inline int marker_event_set(const char *key, bool on)
 {
 	return -EOPNOTSUPP;
+}
+
+static inline bool marker_event_enabled(const char *key)
+{
+	return false;
 }
 
 static inline unsigned long marker_event_hits(const char *key)

@@ -553,6 +553,33 @@ int marker_event_set(const char *key, bool on)
 }
 
 /**
+ * marker_event_enabled - is a name's event enabled in the top instance?
+ * @key: the name, or an SDT "provider:name"
+ *
+ * What its enable file reads, which may have changed since
+ * marker_event_set(). Between marker_events_hold() and its release.
+ *
+ * Return: true if the name has an event, enabled in the top instance.
+ */
+bool marker_event_enabled(const char *key)
+{
+	struct trace_array *tr = top_trace_array();
+	struct trace_event_file *file;
+	struct marker_event *ev;
+	bool on;
+
+	lockdep_assert_held(&marker_events_mutex);
+	ev = marker_event_find(key);
+	if (!ev || !tr)
+		return false;
+	mutex_lock(&event_mutex);
+	file = find_event_file(tr, ev->class.system, ev->name);
+	on = file && (file->flags & EVENT_FILE_FL_ENABLED);
+	mutex_unlock(&event_mutex);
+	return on;
+}
+
+/**
  * marker_events_hold - start switching events with marker_event_set()
  *
  * Until marker_events_release(), the events stay (no sync removes one),
