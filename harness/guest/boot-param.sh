@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Booted with markers.enable=module_*,subsys_open,sdt_example:read,[bad:
-# names armed at boot and when modules load later; and with preempt=none,
-# the PREEMPT_DYNAMIC kernel's other end.
+# names armed at boot and when modules load later (and the series'
+# ftracetest case of the parameter); and with preempt=none, the
+# PREEMPT_DYNAMIC kernel's other end.
 . /harness/lib.sh
 C=/sys/kernel/debug/markers/control
 T=/sys/kernel/tracing/trace
@@ -29,10 +30,30 @@ later_modules() {
 	cat /proc/sdt-example
 	grep -q 'sdt_example:read arg0=' $T || fail "no sdt_example:read line"
 }
+# The series' ftracetest case of markers.enable=, on the samples unloaded
+# again: it loads marker_example and checks its names against the
+# parameter (and needs a boot with it, which this is).
+enable_param() {
+	rmmod marker_example sdt_example || fail "rmmod the samples"
+	F=/extra/ftrace-selftests.tar
+	[ -f $F ] || fail "no $F (harness/lib.sh guest_tools makes it)"
+	rm -rf /tmp/ftrace /tmp/ftracetest-logs && tar -C /tmp -xf $F || fail "unpack $F"
+	r=0
+	(cd /tmp/ftrace && sh ./ftracetest -l /tmp/ftracetest-logs \
+		test.d/markers/enable_param.tc) > /tmp/ftracetest.out 2>&1 || r=$?
+	res=$(sed -n 's/^\[1\] .*\[\([A-Z]*\)\]$/\1/p' /tmp/ftracetest.out)
+	echo "  ftracetest enable_param.tc: ${res:-no result} (rc $r)"
+	if [ "$res" != PASS ] || [ $r != 0 ]; then
+		tail -n 20 /tmp/ftracetest.out
+		tail -n 40 /tmp/ftracetest-logs/*-log.* 2> /dev/null
+		fail "ftracetest enable_param.tc: ${res:-no result}"
+	fi
+}
 preempt_none() {
 	dmesg | grep -q 'Dynamic Preempt: none$' || fail "$(dmesg | grep 'Dynamic Preempt')"
 }
 t boot_armed
 t later_modules
+t enable_param
 t preempt_none
 exit $rc
