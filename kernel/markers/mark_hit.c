@@ -102,17 +102,21 @@ EXPORT_SYMBOL_GPL(__marker_slowpath);
 notrace void __marker_iterate(void *data, const char *fmt, va_list *args)
 {
 	const struct marker_probes *probes = data;
-	unsigned int i;
-	va_list copy;
+	const struct marker_probe *p = probes->probe, *last;
+	/* va_copy() writes it whole before each use: no zeroing first. */
+	va_list copy __uninitialized;
 
-	for (i = 0; i + 1 < probes->nr; i++) {
+	if (unlikely(!probes->nr))
+		return;
+	/* Read once: the array cannot change, but the compiler cannot know. */
+	last = p + probes->nr - 1;
+	for (; p < last; p++) {
 		va_copy(copy, *args);
-		probes->probe[i].func(probes->probe[i].data, fmt, &copy);
+		p->func(p->data, fmt, &copy);
 		va_end(copy);
 	}
 	/* The last takes the site's own: nobody reads it after. */
-	if (probes->nr)
-		probes->probe[i].func(probes->probe[i].data, fmt, args);
+	last->func(last->data, fmt, args);
 }
 EXPORT_SYMBOL_IF_KUNIT(__marker_iterate);
 
