@@ -301,11 +301,6 @@ static void sdt_thunk_pack_release(void *unused)
 	}
 }
 
-/*
- * Thunks share packs: 64 thunks of 64 bytes take at most two pages (a
- * page each before). A slot holds traps until its thunk is written, and
- * again once it is freed; a pack goes with its last thunk.
- */
 /* Does @p hold the arch's trap, as arch_sdt_thunk_invalidate() fills? */
 static bool sdt_test_traps(const void *p, size_t len)
 {
@@ -324,6 +319,11 @@ static bool sdt_test_traps(const void *p, size_t len)
 #endif
 }
 
+/*
+ * Thunks share packs: 64 thunks of 64 bytes take at most two pages (a
+ * page each before). A slot holds traps until its thunk is written, and
+ * again once it is freed; a pack goes with its last thunk.
+ */
 static void sdt_thunk_test_pack(struct kunit *test)
 {
 	unsigned int packs = sdt_packs_nr, i;
