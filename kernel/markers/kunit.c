@@ -263,41 +263,43 @@ void sdt_wait_kprobe_optimizer(void)
 EXPORT_SYMBOL_IF_KUNIT(sdt_wait_kprobe_optimizer);
 
 /*
- * Does what the registry says of @e hold in the text and in kprobes? A
- * MARK() or guard site calls probes exactly when its NOP is a jump, and
- * its CALLs go to the probe when it is direct, to the iterator when it is
- * multi, to the slow path otherwise;
- * an SDT site armed with a call is a CALL of the trampoline, one armed
- * with a kprobe has an enabled kprobe on it, and a dormant one has
- * neither.
+ * Does what the registry says of a MARK() or guard site @e hold in the
+ * text? It calls probes exactly when its NOP is a jump, and its CALLs go to
+ * the probe when it is direct, to the iterator when it is multi, to the
+ * slow path otherwise.
  */
-static bool marker_entry_consistent(struct marker_entry *e)
+static bool mark_entry_consistent(struct marker_entry *e)
 {
 	void *code = marker_site_code(e->site), *want;
+	struct marker_desc *desc = marker_site_desc(e->site);
 	struct marker_callsite *call;
 	struct marker_probes *probes;
-	struct marker_desc *desc;
-	enum sdt_state state;
-	bool armed, calls, kprobed;
-	struct kprobe *p;
 	unsigned int n;
 
-	if (e->gone)
-		return !marker_entry_armed(e);
-	if (e->site->kind != MARKER_KIND_SDT) {
-		desc = marker_site_desc(e->site);
-		probes = rcu_dereference_protected(desc->probes,
-						   lockdep_is_held(&marker_mutex));
-		armed = probes;
-		if (armed != arch_marker_site_jumps(code))
+	probes = rcu_dereference_protected(desc->probes,
+					   lockdep_is_held(&marker_mutex));
+	if (!!probes != arch_marker_site_jumps(code))
+		return false;
+	want = mark_desc_callee(desc);
+	for (call = marker_object_calls(e->obj, desc, &n); n--; call++)
+		if (!call->gone && !arch_marker_call_goes_to(call->code, want))
 			return false;
-		want = mark_desc_callee(desc);
-		for (call = marker_object_calls(e->obj, desc, &n); n--; call++)
-			if (!call->gone && !arch_marker_call_goes_to(call->code, want))
-				return false;
-		return true;
-	}
-	state = sdt_state(e, NULL);
+	return true;
+}
+
+/*
+ * Does what the registry says of an SDT site @e hold in the text and in
+ * kprobes? One armed with a call is a CALL of the trampoline or of its
+ * thunk, one armed with a kprobe has an enabled kprobe on it, and a
+ * dormant one has neither.
+ */
+static bool sdt_entry_consistent(struct marker_entry *e)
+{
+	enum sdt_state state = sdt_state(e, NULL);
+	void *code = marker_site_code(e->site);
+	bool calls, kprobed;
+	struct kprobe *p;
+
 	calls = state == SDT_CALL || state == SDT_THUNK;
 	if (arch_sdt_site_calls(code, sdt_thunk_code(e)) != calls)
 		return false;
@@ -310,6 +312,23 @@ static bool marker_entry_consistent(struct marker_entry *e)
 	kprobed = p && !kprobe_disabled(p);
 	rcu_read_unlock();
 	return kprobed == (state == SDT_KPROBE || state == SDT_OPTIMIZED);
+}
+
+/* The check of each kind; a kind without one is not checked. */
+static bool (*const marker_entry_check[MARKER_NR_KINDS])(struct marker_entry *e) = {
+	[MARKER_KIND_MARK] = mark_entry_consistent,
+	[MARKER_KIND_GUARD] = mark_entry_consistent,
+	[MARKER_KIND_SDT] = sdt_entry_consistent,
+};
+
+/* Does what the registry says of @e hold in the text and in kprobes? */
+static bool marker_entry_consistent(struct marker_entry *e)
+{
+	bool (*check)(struct marker_entry *e) = marker_entry_check[e->site->kind];
+
+	if (e->gone)
+		return !marker_entry_armed(e);
+	return !check || check(e);
 }
 
 /**
