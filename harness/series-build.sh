@@ -12,11 +12,13 @@
 #
 # The boot (harness/guest/series-boot.sh under run.sh) must come up, end
 # its job and log no splat; from the patch that adds the listing on, it
-# reads every site of vmlinux there, and from the control file on, arms
-# and disarms all of them. The kernel is the test flavour without the
-# checkers of markers-debug.config (SERIES_DEBUG=1 keeps them): they
-# compile no marker code of their own, and make each boot several times
-# slower; make check runs the series' final state under them.
+# reads every site of vmlinux there, from the control file on, arms and
+# disarms all of them, and runs the KUnit suites of the patches so far
+# (each comes right after the code it tests; harness/series.def). The
+# kernel is the test flavour without the checkers of markers-debug.config
+# (SERIES_DEBUG=1 keeps them): they compile no marker code of their own,
+# and make each boot several times slower; make check runs the series'
+# final state under them.
 #
 # SERIES_FROM=N builds and boots from patch N on: the patches before it
 # are applied unbuilt (to finish a run that stopped at patch N).

@@ -38,4 +38,22 @@ fi
 for m in sdt_example marker_example; do
 	rmmod $m 2> /dev/null
 done
+# The KUnit suites of the patches so far, each in the patch of the code it
+# tests or right after it: every module of them that this patch's build
+# has runs its suites as it loads, and each suite must end "ok" (skipped
+# cases are ok). harness/expected-tests lists them.
+K=/sys/kernel/debug/kunit
+suites=0
+for m in markers_kunit markers_sdt_test markers_sdt_diff_kunit \
+	 markers_sdt_thunk_kunit markers_sdt_arm64_kunit markers_control_kunit; do
+	grep -q "/$m\.ko" "/lib/modules/$(uname -r)/modules.dep" || continue
+	modprobe $m || { echo "series-boot: modprobe $m failed"; exit 1; }
+done
+for d in $K/*/; do
+	[ -f "$d/results" ] || continue
+	suites=$((suites + 1))
+	tail -n 1 "$d/results" | grep -q '^ok ' ||
+		{ echo "series-boot: KUnit suite $(basename "$d") failed:"; cat "$d/results"; exit 1; }
+done
+[ $suites = 0 ] || what="$what, $suites KUnit suites passed"
 echo "series-boot: $what"
