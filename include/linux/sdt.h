@@ -233,8 +233,8 @@ int sdt_thunk_get_kallsym(unsigned int symnum, unsigned long *value,
  */
 #define SDT_ENABLED(provider, name)					\
 ({									\
-	static struct marker_desc __sdt_desc_##provider##_##name =	\
-		MARKER_DESC_INIT;					\
+	static struct marker_desc __sdt_desc_##provider##_##name	\
+		__aligned(8) = MARKER_DESC_INIT;			\
 	unlikely(arch_marker_branch(&__sdt_desc_##provider##_##name,	\
 				    #provider ":" #name, "",		\
 				    MARKER_KIND_GUARD));		\
