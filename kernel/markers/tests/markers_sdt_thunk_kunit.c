@@ -7,7 +7,9 @@
  * interrupted before the thunk raised the preempt count, where a tick may
  * report a quiescent state and so end a normal grace period. Such a thunk
  * must call no probe once it is retired, and its memory must stay until
- * the task has left it. And a stack taken in a probe walks through it.
+ * the task has left it.
+ *
+ * A stack taken in a probe walks through the thunk, by its name.
  */
 
 #include <kunit/test.h>
