@@ -56,7 +56,7 @@ check_uses() {
 	echo "$name uses: $(echo $used)"
 }
 prov=("${core[@]}" "${ev[@]}")
-check_uses "the control file" "$client marker_event_set marker_event_hits marker_events_hold marker_events_release" "${ctl[@]}"
+check_uses "the control file" "$client marker_event_set marker_event_enabled marker_event_hits marker_events_hold marker_events_release" "${ctl[@]}"
 prov=("${core[@]}")
 check_uses "the events" "$client_ev" "${ev[@]}"
 [ ${#bpfo[@]} = 0 ] ||
