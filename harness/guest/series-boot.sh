@@ -39,14 +39,15 @@ for m in sdt_example marker_example; do
 	rmmod $m 2> /dev/null
 done
 # The KUnit suites of the patches so far, each in the patch of the code it
-# tests or right after it: every module of them that this patch's build
-# has runs its suites as it loads, and each suite must end "ok" (skipped
-# cases are ok). harness/expected-tests lists them.
+# tests or right after it: every suite module of kernel/markers/tests/
+# that this patch's build has (<suite>_kunit.ko, and markers_sdt_test.ko)
+# runs its suites as it loads, and each suite must end "ok" (skipped cases
+# are ok). A module loaded that left no suite in debugfs fails too.
 K=/sys/kernel/debug/kunit
 suites=0
-for m in markers_kunit markers_sdt_test markers_sdt_diff_kunit \
-	 markers_sdt_thunk_kunit markers_sdt_arm64_kunit markers_control_kunit; do
-	grep -q "/$m\.ko" "/lib/modules/$(uname -r)/modules.dep" || continue
+mods=$(sed -n 's#^[^:]*/markers/tests/\([a-z0-9_]*\)\.ko:.*#\1#p' \
+	"/lib/modules/$(uname -r)/modules.dep" | grep -E '(_kunit|_sdt_test)$')
+for m in $mods; do
 	modprobe $m || { echo "series-boot: modprobe $m failed"; exit 1; }
 done
 for d in $K/*/; do
@@ -55,5 +56,7 @@ for d in $K/*/; do
 	tail -n 1 "$d/results" | grep -q '^ok ' ||
 		{ echo "series-boot: KUnit suite $(basename "$d") failed:"; cat "$d/results"; exit 1; }
 done
+[ "$suites" -ge "$(echo $mods | wc -w)" ] ||
+	{ echo "series-boot: $(echo $mods | wc -w) suite modules loaded, $suites suites in $K"; exit 1; }
 [ $suites = 0 ] || what="$what, $suites KUnit suites passed"
 echo "series-boot: $what"
