@@ -75,13 +75,38 @@ fi
 bad=$(late_warnings "$LOGS/build$SFX.log")
 [ -z "$bad" ] || die "objtool or modpost warnings on code of ours: $(echo $bad)"
 
-# Modules for the guest, with modules.dep so modprobe works. Only redone
-# when a module changed.
-modstamp=$(find "$KOBJ" -name '*.ko' -newer "$MODROOT.stamp" 2>/dev/null | head -n 1 || true)
-if [ ! -f "$MODROOT.stamp" ] || [ -n "$modstamp" ] || [ "$KOBJ/modules.order" -nt "$MODROOT.stamp" ]; then
+# The guest tests' own modules (harness/modules/, not in the series),
+# built out of tree on a test kernel: kbuild writes an external module's
+# objects beside its sources, so they are built from a copy in $TMODS.
+TMODS=$B/test-modules$SFX
+if grep -q '^CONFIG_MARKERS_KUNIT_TEST=m' "$KOBJ/.config"; then
+	mkdir -p "$TMODS"
+	for f in "$TOP"/harness/modules/*; do
+		cmp -s "$f" "$TMODS/$(basename "$f")" || cp "$f" "$TMODS/"
+	done
+	if ! "${KMAKE[@]}" M="$TMODS" modules > "$LOGS/test-modules$SFX.log" 2>&1 ||
+		grep -E ': warning:' "$LOGS/test-modules$SFX.log" >&2; then
+		tail -n 30 "$LOGS/test-modules$SFX.log" >&2
+		die "the test modules of harness/modules/ do not build without warnings (log: $LOGS/test-modules$SFX.log)"
+	fi
+else
+	rm -rf "$TMODS"
+fi
+
+# Modules for the guest, with modules.dep so modprobe works; the test
+# modules in /lib/modules/$(uname -r)/extra/. Only redone when a module
+# changed.
+modstamp=$(find "$KOBJ" "$TMODS" -name '*.ko' -newer "$MODROOT.stamp" 2>/dev/null | head -n 1 || true)
+want_extra=$([ ! -d "$TMODS" ] || echo y)
+have_extra=$([ ! -d "$MODROOT/lib/modules/$(cat "$KOBJ/include/config/kernel.release")/extra" ] || echo y)
+if [ ! -f "$MODROOT.stamp" ] || [ -n "$modstamp" ] || [ "$KOBJ/modules.order" -nt "$MODROOT.stamp" ] ||
+	[ "$want_extra" != "$have_extra" ]; then
 	rm -rf "$MODROOT"
-	"${KMAKE[@]}" -s INSTALL_MOD_PATH="$MODROOT" INSTALL_MOD_STRIP=1 \
-		modules_install > "$LOGS/modules_install$SFX.log" 2>&1 ||
+	{ "${KMAKE[@]}" -s INSTALL_MOD_PATH="$MODROOT" INSTALL_MOD_STRIP=1 modules_install &&
+	  { [ ! -d "$TMODS" ] ||
+	    "${KMAKE[@]}" -s M="$TMODS" INSTALL_MOD_PATH="$MODROOT" INSTALL_MOD_DIR=extra INSTALL_MOD_STRIP=1 \
+		modules_install; }
+	} > "$LOGS/modules_install$SFX.log" 2>&1 ||
 		{ tail -n 20 "$LOGS/modules_install$SFX.log"; die "modules_install failed"; }
 	touch "$MODROOT.stamp"
 fi

@@ -81,5 +81,24 @@ if [ -n "$objs" ]; then
 		rc=1
 	fi
 fi
+# The guest tests' modules (harness/modules/, built out of tree, not in
+# the series): checkpatch --strict, and sparse with W=1 in a copy of
+# their own, so that the objects the guest loads keep their flags.
+if [ $objects_only = 0 ] && grep -q '^CONFIG_MARKERS_KUNIT_TEST=m' "$KOBJ/.config"; then
+	tm=$(ls "$TOP"/harness/modules/*.c)
+	echo "lint: checkpatch --strict, sparse and W=1 on $(echo "$tm" | wc -l) test modules"
+	for f in $tm; do
+		out=$(cd "$KSRC" && perl scripts/checkpatch.pl "${cp_opts[@]}" -f "$f" 2>&1) || {
+			echo "$out"; rc=1; }
+	done
+	lt=$B/test-modules-lint$SFX
+	rm -rf "$lt"
+	cp -r "$TOP/harness/modules" "$lt"
+	"${KMAKE[@]}" M="$lt" C=2 CHECK=sparse W=1 modules > "$LOGS/test-modules-lint.log" 2>&1 || {
+		tail -n 20 "$LOGS/test-modules-lint.log"; rc=1; }
+	if grep -E '(warning|error):' "$LOGS/test-modules-lint.log"; then
+		rc=1
+	fi
+fi
 [ $rc = 0 ] && echo "lint: clean"
 exit $rc

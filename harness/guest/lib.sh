@@ -100,11 +100,11 @@ write_expect_err() {
 	grep -q "$3" /tmp/werr.$$ || fail "write '$2' to $1: $(cat /tmp/werr.$$), want $3"
 }
 
-# fixture_load: markers_fixture (kernel/markers/tests/) loaded afresh,
+# fixture_load: markers_fixture (harness/modules/) loaded afresh,
 # its counters at zero.
 fixture_load() {
 	rmmod markers_fixture 2> /dev/null
-	insmod "/lib/modules/$(uname -r)/kernel/kernel/markers/tests/markers_fixture.ko" ||
+	insmod "/lib/modules/$(uname -r)/extra/markers_fixture.ko" ||
 		fail "insmod markers_fixture"
 }
 

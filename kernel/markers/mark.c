@@ -306,8 +306,8 @@ static void mark_promote_prepare(struct marker_batch *b)
 
 /*
  * For a test of the window between a change's grace period and its
- * promotions: mark_promote_finish() sleeps this long first (the test
- * module markers_delay sets it). Test kernels only.
+ * promotions: mark_promote_finish() sleeps this long first (a test
+ * module sets it). Kernels with CONFIG_MARKERS_KUNIT_TEST only.
  */
 VISIBLE_IF_KUNIT unsigned int mark_promote_delay_ms;
 EXPORT_SYMBOL_IF_KUNIT(mark_promote_delay_ms);

@@ -119,7 +119,7 @@ echo 'disable name subsys_read' > $C || fail "control disable"
 expect_eq "disabled by the control file" "$(cat $E/markers/subsys_read/enable)" 0
 
 # No event for names whose sites disagree, and the listing says why.
-insmod /lib/modules/$(uname -r)/kernel/kernel/markers/tests/markers_fixture.ko || fail "insmod markers_fixture"
+insmod /lib/modules/$(uname -r)/extra/markers_fixture.ko || fail "insmod markers_fixture"
 [ -d $E/markers/fixture_clash ] && fail "an event for fixture_clash"
 [ -d $E/markers/fixture_intmax ] && fail "an event for fixture_intmax"
 grep -qx '# fixture_clash: no trace event: sites_disagree_on_format' $L || fail "listing: $(grep fixture_clash $L)"

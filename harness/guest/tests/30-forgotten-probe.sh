@@ -7,7 +7,7 @@
 . /harness/lib.sh
 
 L=/sys/kernel/debug/markers/list
-M=/lib/modules/$(uname -r)/kernel/kernel/markers/tests
+M=/lib/modules/$(uname -r)/extra
 modprobe marker-example || fail "modprobe marker-example"
 modprobe sdt-example || fail "modprobe sdt-example"
 insmod $M/markers_forgetful.ko || fail "insmod markers_forgetful"

@@ -5,7 +5,7 @@
 . /harness/lib.sh
 
 C=/sys/kernel/debug/markers/control
-M=/lib/modules/$(uname -r)/kernel/kernel/markers/tests
+M=/lib/modules/$(uname -r)/extra
 insmod $M/markers_fixture.ko || fail "insmod markers_fixture"
 cp $C /tmp/c0
 write_expect_err $C 'enable name fixture_intmax to printk' 'Operation not permitted'

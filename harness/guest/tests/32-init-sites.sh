@@ -7,7 +7,7 @@
 
 L=/sys/kernel/debug/markers/list
 K=/sys/kernel/debug/kprobes/list
-M=/lib/modules/$(uname -r)/kernel/kernel/markers/tests
+M=/lib/modules/$(uname -r)/extra
 
 # vmlinux: markers_init and markers:init, in marker_init() (__init).
 grep -q '^markers_init mark "sites %td error %d" marker_init+0x[0-9a-f]*/0x[0-9a-f]* gone 0 - ' $L ||

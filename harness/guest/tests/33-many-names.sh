@@ -8,7 +8,7 @@
 . /harness/lib.sh
 
 C=/sys/kernel/debug/markers/control
-M=/lib/modules/$(uname -r)/kernel/kernel/markers/tests
+M=/lib/modules/$(uname -r)/extra
 F=/sys/kernel/debug/markers_many/fire
 insmod $M/markers_many.ko || fail "insmod markers_many"
 cp $C /tmp/c0

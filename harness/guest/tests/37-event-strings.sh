@@ -8,7 +8,7 @@
 
 T=/sys/kernel/tracing
 E=$T/events/markers
-insmod /lib/modules/$(uname -r)/kernel/kernel/markers/tests/markers_fixture.ko || fail "insmod markers_fixture"
+insmod /lib/modules/$(uname -r)/extra/markers_fixture.ko || fail "insmod markers_fixture"
 echo 1 > $E/fixture_strings_bad/enable || fail "enable fixture_strings_bad"
 echo 1 > $E/fixture_strings_long/enable || fail "enable fixture_strings_long"
 echo > $T/trace

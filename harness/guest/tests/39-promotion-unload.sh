@@ -8,7 +8,7 @@
 
 C=/sys/kernel/debug/markers/control
 L=/sys/kernel/debug/markers/list
-M=/lib/modules/$(uname -r)/kernel/kernel/markers/tests
+M=/lib/modules/$(uname -r)/extra
 modprobe marker-example || fail "modprobe marker-example"
 probe_example || fail "probe-example"
 echo 'enable name subsys_open to printk' > $C || fail "enable subsys_open"

@@ -22,7 +22,7 @@
 S=/sys/kernel/debug/markers_stress
 C=/sys/kernel/debug/markers/control
 rmmod markers_stress 2>/dev/null	# left by an earlier test's failure
-insmod /lib/modules/$(uname -r)/kernel/kernel/markers/tests/markers_stress.ko ||
+insmod /lib/modules/$(uname -r)/extra/markers_stress.ko ||
 	fail "insmod markers_stress"
 # Expedited grace periods, so that each detach waits milliseconds rather
 # than jiffies: same guarantees, and the storm fits in CI time under TCG.

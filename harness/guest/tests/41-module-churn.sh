@@ -17,7 +17,7 @@
 # scan at the end of the run must find nothing.
 . /harness/lib.sh
 
-M=/lib/modules/$(uname -r)/kernel/kernel/markers/tests
+M=/lib/modules/$(uname -r)/extra
 rmmod markers_stress 2>/dev/null	# left by an earlier test's failure
 insmod $M/markers_stress.ko || fail "insmod markers_stress"
 /extra/module-churn $M/markers_churn.ko markers_churn churn 60 > /dev/null ||

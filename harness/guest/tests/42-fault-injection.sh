@@ -45,7 +45,7 @@ injected() {
 	echo $(( 2000000 - $(cat $FI/failslab/times) - $(cat $FI/fail_page_alloc/times) ))
 }
 
-M=/lib/modules/$(uname -r)/kernel/kernel/markers/tests
+M=/lib/modules/$(uname -r)/extra
 S=/sys/kernel/debug/markers_stress
 rmmod markers_stress 2>/dev/null	# left by an earlier test's failure
 insmod $M/markers_stress.ko || fail "insmod markers_stress"

@@ -11,7 +11,7 @@
 # A trace instance of its own: only this test's records are there.
 I=/sys/kernel/tracing/instances/layout_change
 E=$I/events/markers
-M=/lib/modules/$(uname -r)/kernel/kernel/markers/tests
+M=/lib/modules/$(uname -r)/extra
 mkdir $I || fail "mkdir instance"
 insmod $M/markers_fixture.ko || fail "insmod markers_fixture"
 echo 1 > $E/fixture_layout/enable || fail "enable fixture_layout"

@@ -35,7 +35,7 @@ MECH_UNDER_FAULTS=call
 [ "$(uname -m)" = x86_64 ] || MECH_UNDER_FAULTS=kprobe
 echo $MECH_UNDER_FAULTS > $MECH || fail "sdt_mechanism $MECH_UNDER_FAULTS"
 
-M=/lib/modules/$(uname -r)/kernel/kernel/markers/tests
+M=/lib/modules/$(uname -r)/extra
 S=/sys/kernel/debug/markers_stress
 rmmod markers_stress 2>/dev/null	# left by an earlier test's failure
 insmod $M/markers_stress.ko || fail "insmod markers_stress"

@@ -5,7 +5,7 @@
 # site would write its CALL over the kprobe's int3.
 . /harness/lib.sh
 
-M=/lib/modules/$(uname -r)/kernel/kernel/markers/tests
+M=/lib/modules/$(uname -r)/extra
 K=/sys/kernel/debug/kprobes/list
 nk=$(wc -l < $K)
 insmod $M/markers_kprobe_coming.ko || fail "insmod markers_kprobe_coming"

@@ -42,7 +42,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "../internal.h"
+#include "internal.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 

@@ -12,7 +12,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sysfs.h>
 
-#include "../internal.h"
+#include "internal.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
