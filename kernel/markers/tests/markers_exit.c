@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Sites in the __exit code of built-in code, for the markers tests.
+ * Sites in the __exit code of built-in code, for the markers KUnit suite.
  *
  * Built in, markers_exit_sites() never runs: its text is in .exit.text,
  * between __init_begin and __init_end, and is freed with the init memory

@@ -394,6 +394,21 @@ static void markers_test_init_gone(struct kunit *test)
 }
 
 /*
+ * vmlinux's __exit code (markers_exit.c, built in with this suite) never
+ * runs and goes with the init memory: its site stays listed, gone, and a
+ * probe of its name arms nothing there, which would write freed text.
+ */
+static void markers_test_exit_gone(struct kunit *test)
+{
+	struct hit hit = {};
+
+	armed_expect(test, "markers_test_exit", 1, 0);
+	KUNIT_ASSERT_EQ(test, kset(test, "markers_test_exit", NULL, record_probe, &hit), 0);
+	armed_expect(test, "markers_test_exit", 1, 0);
+	KUNIT_EXPECT_EQ(test, hit.nr, 0);
+}
+
+/*
  * A site with a conversion vsnprintf() does not support takes no probe:
  * not a generic one (it would hand the format to vsnprintf()), not one
  * asking for that format.
@@ -1025,6 +1040,7 @@ static struct kunit_case markers_test_cases[] = {
 	KUNIT_CASE(markers_test_errors),
 	KUNIT_CASE(markers_test_api_checks),
 	KUNIT_CASE(markers_test_init_gone),
+	KUNIT_CASE(markers_test_exit_gone),
 	KUNIT_CASE(markers_test_unprintable_site),
 	KUNIT_CASE(markers_test_enomem),
 	KUNIT_CASE(markers_test_classes),
