@@ -40,8 +40,8 @@ fi
 # Each client uses only the registry's client functions (and the control
 # file, the events' enable switch; the events, the iterators of the two
 # grammars, MARK() formats and SDT specs, for their fields).
-client="marker_change marker_register_module_notifier marker_debugfs_dir marker_listing_open marker_name_in_module marker_walk_names"
-client_ev="marker_register_module_notifier marker_add_probe marker_remove_probe marker_change marker_walk_names marker_name_event_format marker_key_no_event marker_format_next sdt_spec_next"
+client="marker_change marker_register_module_notifier marker_debugfs_dir marker_listing_open marker_name_in_module marker_walk_names marker_lookup_sites"
+client_ev="marker_lookup_sites marker_register_module_notifier marker_add_probe marker_remove_probe marker_change marker_walk_names marker_name_event_format marker_key_no_event marker_format_next sdt_spec_next"
 # check_uses NAME "ALLOWED" OBJECTS...: of what the objects of "${prov[@]}"
 # define, OBJECTS use only ALLOWED.
 check_uses() {
@@ -65,7 +65,7 @@ check_uses "the events" "$client_ev" "${ev[@]}"
 # The layers, top first, as internal.h lists them: an object may use
 # symbols of its own layer or of those below it.
 layers=("control control_parse sinks bpf"
-	"kunit" "api" "probes" "objects" "mark sdt" "sdt_thunk" "sdt_kprobe" "debugfs" "core batch" "format sdt_decode mark_hit")
+	"kunit" "api" "probes" "dyndbg" "objects" "mark sdt" "sdt_thunk" "sdt_kprobe" "debugfs" "core batch" "format sdt_decode mark_hit")
 declare -A layer
 for i in "${!layers[@]}"; do
 	for f in ${layers[$i]}; do layer[$f]=$i; done

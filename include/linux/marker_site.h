@@ -16,6 +16,11 @@
 #define MARKER_KIND_MARK	0	/* MARK(): a call with a format */
 #define MARKER_KIND_GUARD	1	/* MARK_ENABLED(), SDT_ENABLED(): a branch */
 #define MARKER_KIND_SDT		2	/* SDT_PROBE(): a NOP and an operand spec */
+/*
+ * A dynamic debug site (pr_debug() and its kin): never in __markers, the
+ * registry makes its record when its key is first asked for.
+ */
+#define MARKER_KIND_DYNDBG	3
 
 #ifndef __ASSEMBLY__
 

@@ -40,6 +40,33 @@ static bool marker_name_valid(const char *name)
 }
 
 /*
+ * Or the key of dynamic debug sites (pr_debug() and its kin, dyndbg.c):
+ * MODULE.FUNCTION or MODULE.FUNCTION.N, of ASCII letters, digits and '_'
+ * between the dots, shorter than MARKER_KEY_MAX.
+ */
+static bool marker_dyndbg_key_valid(const char *name)
+{
+	unsigned int dots = 0;
+	bool empty = true;
+	size_t i;
+
+	for (i = 0; name && name[i]; i++) {
+		if (i >= MARKER_KEY_MAX - 1 || !isascii(name[i]))
+			return false;
+		if (name[i] == '.') {
+			if (empty || ++dots > 2)
+				return false;
+			empty = true;
+		} else if (isalnum(name[i]) || name[i] == '_') {
+			empty = false;
+		} else {
+			return false;
+		}
+	}
+	return dots && !empty;
+}
+
+/*
  * Is @p in init memory, which is freed while the probe would stay: that
  * of vmlinux until it is freed (after, it may hold anything), or that of
  * a module?
@@ -87,6 +114,12 @@ static bool marker_probe_valid(const void *probe, const void *data)
  * @probe or @probe_data goes away; a probe still attached then is detached
  * by the registry, with an error in the log.
  *
+ * @name may also be the key of dynamic debug sites, MODULE.FUNCTION or
+ * MODULE.FUNCTION.N (see "Dynamic debug sites" in
+ * Documentation/trace/markers.rst), which is not a C identifier: @probe
+ * gets their format, without its pr_fmt() prefix, and the arguments that
+ * follow the prefix's.
+ *
  * Return: 0 on success; -EINVAL for a @name that is not a C identifier of
  * at most MARKER_NAME_MAX ASCII characters, a NULL @probe, a @probe or
  * @probe_data in init memory (freed under the sites), or an empty @format
@@ -101,8 +134,10 @@ int marker_set_probe(const char *name, const char *format,
 	struct marker_probe np = {
 		.func = probe, .data = probe_data, .format = format, .nargs = -1,
 	};
+	bool valid = marker_name_valid(name);
 
-	if (!marker_name_valid(name) || !marker_probe_valid(probe, probe_data))
+	valid |= marker_dyndbg_key_valid(name);
+	if (!valid || !marker_probe_valid(probe, probe_data))
 		return -EINVAL;
 	if (format && (!*format || marker_parse_format(format, NULL, 0) < 0))
 		return -EINVAL;

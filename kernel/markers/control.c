@@ -444,6 +444,13 @@ static int marker_control_apply(const struct marker_cmd *cmds, unsigned int n)
 	for (i = 0; i < n; i++) {
 		c->cmd = &cmds[i];
 		c->matched = 0;
+		/*
+		 * Dynamic debug sites are indexed when asked for: a glob with
+		 * a '.' asks (an index, which stays whatever this write does).
+		 */
+		ret = marker_lookup_sites(c->cmd->name);
+		if (ret)
+			goto out;
 		ret = marker_walk_names(marker_match_cmd, c);
 		if (ret)
 			goto out;

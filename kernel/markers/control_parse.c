@@ -20,6 +20,7 @@
 #include "control.h"
 
 /* A glob: 1..MARKER_GLOB_MAX of [A-Za-z0-9_:*?!-] and balanced [...]. */
+/* With CONFIG_MARKERS_DYNDBG, '.' too: keys of dynamic debug sites. */
 bool marker_glob_valid(const char *g)
 {
 	bool in_class = false;
@@ -36,6 +37,8 @@ bool marker_glob_valid(const char *g)
 			if (!in_class)
 				return false;
 			in_class = false;
+		} else if (*g == '.' && IS_ENABLED(CONFIG_MARKERS_DYNDBG)) {
+			/* a key of dynamic debug sites (dyndbg.c) */
 		} else if (!isascii(*g) || (!isalnum(*g) && !strchr("_:*?!-", *g))) {
 			return false;
 		}

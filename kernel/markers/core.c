@@ -178,6 +178,37 @@ struct marker_name *marker_get_name(const char *key)
 }
 
 /**
+ * marker_lookup_sites - index the sites of keys a kind indexes when asked
+ * @glob: a key, or a glob on keys
+ *
+ * Kinds whose sites the registry does not hold from their object's
+ * coming (dynamic debug sites: a kernel has thousands) index those whose
+ * keys match @glob, if not done yet (&struct marker_kind_ops.lookup), so
+ * that they are sites of their names from now on, until their module
+ * goes. What asks for a key first calls this: attaching a probe to it,
+ * making its trace event, the control file. Takes marker_mutex.
+ *
+ * Return: 0 (also when no site matches), or the first error of a kind
+ * (-ENOMEM, -E2BIG); the sites indexed before it stay indexed.
+ */
+int marker_lookup_sites(const char *glob)
+{
+	const struct marker_kind_ops *ops;
+	unsigned int k;
+	int ret;
+
+	for (k = 0; k < MARKER_NR_KINDS; k++) {
+		ops = marker_kinds[k];
+		if (!ops || !ops->lookup)
+			continue;
+		ret = ops->lookup(glob);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
  * marker_put_name - forget a name that has neither sites nor probes
  * @mn: the name; left alone while it has a site or a probe
  *

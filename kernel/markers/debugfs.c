@@ -8,6 +8,10 @@
  * trace event would take. See "The listing" in
  * Documentation/trace/markers.rst. The control file (control.c) shows the
  * same listing with a hit-count column, through marker_listing_open().
+ *
+ * Then the sites of kinds that list them themselves, indexed or not
+ * (&struct marker_kind_ops.list: dynamic debug sites); the objects made
+ * of those indexed are left out above.
  */
 
 #include <linux/debugfs.h>
@@ -43,13 +47,19 @@ struct marker_iter {
 	struct marker_object *obj;	/* NULL once past the sites */
 	unsigned int i;			/* the site in obj */
 	struct marker_name *mn;		/* with !obj: the pending name */
+	unsigned int kind;		/* past the names: a listing kind */
+	loff_t rec;			/* and its record */
 };
 
 /* Move @it forward to the first line at or after where it points. */
 static void *marker_iter_settle(struct marker_iter *it)
 {
+	const struct marker_kind_ops *ops;
+
 	lockdep_assert_held(&marker_mutex);
 	while (it->obj) {
+		if (it->obj->made)
+			it->i = it->obj->nr;	/* its kind lists them */
 		if (it->i < it->obj->nr)
 			return it;
 		if (list_is_last(&it->obj->list, &marker_objects)) {
@@ -65,11 +75,18 @@ static void *marker_iter_settle(struct marker_iter *it)
 	     it->mn = list_next_entry(it->mn, list))
 		if (!it->mn->nr_sites || marker_no_event_why(it->mn))
 			return it;
+	for (; it->kind < MARKER_NR_KINDS; it->kind++, it->rec = 0) {
+		ops = marker_kinds[it->kind];
+		if (ops && ops->list && ops->list(NULL, it->rec, false))
+			return it;
+	}
 	return NULL;
 }
 
 static void *marker_iter_first(struct marker_iter *it)
 {
+	it->kind = 0;
+	it->rec = 0;
 	if (list_empty(&marker_objects)) {
 		it->obj = NULL;
 		it->mn = list_first_entry(&marker_names, struct marker_name, list);
@@ -83,6 +100,10 @@ static void *marker_iter_first(struct marker_iter *it)
 
 static void *marker_iter_advance(struct marker_iter *it)
 {
+	if (!it->obj && list_entry_is_head(it->mn, &marker_names, list)) {
+		it->rec++;
+		return marker_iter_settle(it);
+	}
 	if (it->obj)
 		it->i++;
 	else
@@ -174,6 +195,10 @@ static int marker_seq_show(struct seq_file *m, void *v)
 	}
 	if (it->obj) {
 		marker_show_site(m, &it->obj->entry[it->i], it->hits);
+		return 0;
+	}
+	if (list_entry_is_head(it->mn, &marker_names, list)) {
+		marker_kinds[it->kind]->list(m, it->rec, it->hits);
 		return 0;
 	}
 	if (it->mn->nr_sites) {

@@ -20,6 +20,8 @@
  *			thunk or of the trampoline; sdt.h, what it shares with
  *	sdt_thunk.c	the thunks: what they call, their lifetime, and with
  *	sdt_kprobe.c	arming them with a kprobe
+ *	dyndbg.c	the mechanism of dynamic debug sites: indexed when
+ *			their keys are asked for, armed by their static keys
  *	probes.c	attaching and detaching probes, all or nothing
  *	api.c		the probe API: argument checks, kernel-doc
  *	kunit.c		what the KUnit suites read of the registry
@@ -36,7 +38,7 @@
  *
  * Layers, each file calling only files of its own layer or below, with no
  * cycle: control.c, control_parse.c, sinks.c, bpf.c; kunit.c; api.c;
- * probes.c; objects.c; mark.c, sdt.c; sdt_thunk.c; sdt_kprobe.c;
+ * probes.c; dyndbg.c; objects.c; mark.c, sdt.c; sdt_thunk.c; sdt_kprobe.c;
  * debugfs.c; core.c, batch.c;
  * format.c, sdt_decode.c, mark_hit.c. The core reaches the mechanisms above it only
  * through the ops they register. The registry's data is protected by
@@ -60,7 +62,7 @@
 #include "format.h"
 
 /* The number of site kinds, MARKER_KIND_*. */
-#define MARKER_NR_KINDS		(MARKER_KIND_SDT + 1)
+#define MARKER_NR_KINDS		(MARKER_KIND_DYNDBG + 1)
 
 /* The longest marker name, and SDT provider or name, the API accepts. */
 #define MARKER_NAME_MAX		127
@@ -149,6 +151,12 @@ struct marker_object {
 	struct list_head list;		/* in marker_objects */
 	struct rcu_head rcu;
 	struct module *mod;		/* NULL for vmlinux */
+	/*
+	 * Sites a mechanism indexed when their keys were asked for
+	 * (marker_add_made_object()), not the object's __markers: any
+	 * number of such objects, after the module's own.
+	 */
+	bool made;
 	struct marker_callsite *calls;	/* its MARK() CALLs (mark.c) */
 	unsigned int ncalls;
 	unsigned int nr;
@@ -265,12 +273,21 @@ static inline struct list_head *marker_batch_list(struct marker_batch *b,
  * @text_reserved: does [@start, @end] overlap text of the kind's sites
  *		   that the registry patches? @kp: the kprobe asking, or
  *		   NULL for kprobes' optimizer; under RCU
+ * @lookup: index the sites whose keys match @glob, if the kind indexes
+ *	    its sites only once asked for (marker_add_made_object()): 0,
+ *	    or an errno; without marker_mutex
+ * @list: the listing of every site of such a kind, indexed or not: print
+ *	  its @i-th record (any number of lines) on @m, with a hit column
+ *	  if @hits; @m NULL: only say whether there is one. False past the
+ *	  last. Under marker_mutex
  *
  * Registered once by mark.c (MARK() and guard sites) and sdt.c, before
  * the registry indexes vmlinux; the core (core.c) calls a mechanism only
  * through these. Every op but @accepts, @update, @armed and @show may be
  * NULL. All run under marker_mutex but @object_init, @object_free,
  * @reap, @finish and @text_reserved.
+ * dyndbg.c registers the ops of dynamic debug sites, whose @lookup runs
+ * without marker_mutex too.
  */
 struct marker_kind_ops {
 	const char *name;
@@ -297,6 +314,8 @@ struct marker_kind_ops {
 		       unsigned long *hits);
 	bool (*text_reserved)(unsigned long start, unsigned long end,
 			      const struct kprobe *kp);
+	int (*lookup)(const char *glob);
+	bool (*list)(struct seq_file *m, loff_t i, bool hits);
 };
 
 void __init marker_register_kind(unsigned int kind,
@@ -317,6 +336,9 @@ const struct marker_kind_ops *marker_kind_of(const struct marker_site *site);
 
 struct marker_name *marker_find_name(const char *key);
 struct marker_name *marker_get_name(const char *key);
+int marker_lookup_sites(const char *glob);
+int marker_add_made_object(struct module *mod, const struct marker_site *start,
+			   const struct marker_site *stop);
 struct marker_name *marker_alloc_name(const char *key);
 void marker_insert_name(struct marker_name *mn);
 void marker_put_name(struct marker_name *mn);

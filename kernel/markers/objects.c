@@ -138,6 +138,8 @@ static int marker_add_object(struct module *mod,
 	if (!obj)
 		return -ENOMEM;
 	obj->mod = mod;
+	/* Not the object's own __markers: records a mechanism made. */
+	obj->made = start != (mod ? mod->markers : __start___markers);
 	obj->nr = nr;
 	for (k = 0; k < MARKER_NR_KINDS; k++) {
 		ops = marker_kinds[k];
@@ -197,6 +199,27 @@ fail:
 	return -ENOMEM;
 }
 
+/**
+ * marker_add_made_object - add sites whose records a mechanism made
+ * @mod: their module, which stays live while this runs; NULL: vmlinux
+ * @start: the records, of one kind, whose strings stay until the
+ *	   kind's object_free op
+ * @stop: past the last
+ *
+ * For a kind that indexes its sites only when their keys are asked for
+ * (&struct marker_kind_ops.lookup): the sites are an object of their own,
+ * which goes with its module, and are armed if their names have probes.
+ * Without marker_mutex.
+ *
+ * Return: 0, or -EINVAL or -ENOMEM; nothing changes on error.
+ */
+int marker_add_made_object(struct module *mod, const struct marker_site *start,
+			   const struct marker_site *stop)
+{
+	return marker_add_object(mod, start, stop);
+}
+
+/* The module's own object comes first: made objects come after it. */
 static struct marker_object *marker_find_object(struct module *mod)
 {
 	struct marker_object *obj;
@@ -260,6 +283,22 @@ static void marker_module_going(struct module *mod)
 	marker_batch_finish(&b);
 }
 
+/* The objects made of @mod's sites when asked for go with it. */
+static void marker_made_going(struct module *mod)
+{
+	struct marker_object *obj, *next;
+	struct marker_batch b;
+
+	marker_batch_init(&b);
+	mutex_lock(&marker_mutex);
+	list_for_each_entry_safe(obj, next, &marker_objects, list)
+		if (obj->mod == mod && obj->made)
+			marker_del_object(obj, &b);
+	marker_batch_apply(&b);
+	mutex_unlock(&marker_mutex);
+	marker_batch_finish(&b);
+}
+
 /*
  * The registry's clients that follow modules (probes.c, the trace events,
  * the control file), told once the registry has: see
@@ -306,6 +345,7 @@ static int marker_module_notify(struct notifier_block *nb,
 	case MODULE_STATE_GOING:
 		if (mod->num_markers)
 			marker_module_going(mod);
+		marker_made_going(mod);
 		break;
 	default:
 		return NOTIFY_DONE;

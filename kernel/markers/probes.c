@@ -283,6 +283,12 @@ int marker_change(const struct marker_op *ops, unsigned int n)
 	for (i = 0; i < n; i++)
 		if (ops[i].add)
 			gfp = GFP_KERNEL;
+	/* Sites indexed when asked for: attaching asks. */
+	for (i = 0; i < n && !ret; i++)
+		if (ops[i].add)
+			ret = marker_lookup_sites(ops[i].key);
+	if (ret)
+		return ret;
 	marker_batch_init(&b);
 	mutex_lock(&marker_mutex);
 	for (i = 0; i < n && !ret; i++) {
@@ -338,7 +344,11 @@ char *marker_key_event_format(const char *key)
 	struct marker_name *mn;
 	const char *fmt = NULL, *why = NULL;
 	char *ret;
+	int err;
 
+	err = marker_lookup_sites(key);
+	if (err)
+		return ERR_PTR(err);
 	mutex_lock(&marker_mutex);
 	mn = marker_find_name(key);
 	if (mn && mn->nr_sites)

@@ -237,7 +237,6 @@ static struct marker_event *marker_event_alloc(const char *key, const char *fmt,
 {
 	struct marker_event_field field[MARKER_MAX_ARGS] = {};
 	bool sdt = marker_key_is_sdt(key);
-	const char *colon = strchr(key, ':');
 	struct marker_event *ev;
 	int n;
 
@@ -257,14 +256,7 @@ static struct marker_event *marker_event_alloc(const char *key, const char *fmt,
 	ev->key = kstrdup(key, GFP_KERNEL);
 	ev->format = kstrdup(fmt, GFP_KERNEL);
 	ev->user = !!user;
-	if (group)
-		ev->class.system = kstrdup(group, GFP_KERNEL);
-	else if (sdt)
-		ev->class.system = kasprintf(GFP_KERNEL, SDT_EVENT_PREFIX "%.*s",
-					     (int)(colon - key), key);
-	else
-		ev->class.system = kstrdup(MARKER_EVENT_SYSTEM, GFP_KERNEL);
-	ev->name = kstrdup(user ?: sdt ? colon + 1 : key, GFP_KERNEL);
+	marker_event_names(ev, key, group, user);
 	ev->fixed_size = marker_fields_end(ev);
 	ev->hits = alloc_percpu(unsigned long);
 	if (!ev->key || !ev->format || !ev->class.system || !ev->name ||
@@ -452,6 +444,10 @@ struct marker_event *marker_event_make(const char *key, const char *group,
 	 */
 	if (!user)
 		lockdep_assert_held(&marker_events_mutex);
+	/* Sites indexed when asked for: making the event asks. */
+	ret = marker_lookup_sites(key);
+	if (ret)
+		return ERR_PTR(ret);
 	ret = marker_walk_names(marker_event_collect, &want);
 	list_for_each_entry(w, &want, node) {
 		if (strcmp(w->key, key))

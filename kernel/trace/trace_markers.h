@@ -20,6 +20,7 @@
 
 #define MARKER_EVENT_SYSTEM	"markers"
 #define SDT_EVENT_PREFIX	"sdt_"
+#define DYNDBG_EVENT_PREFIX	"dyndbg_"
 /* The most bytes a %s field records, its NUL included. */
 #define MARKER_EVENT_STR_MAX	256
 /* The most bytes all the %s fields of a record take (perf's limit: 8 KiB). */
@@ -81,6 +82,8 @@ struct marker_event {
 struct marker_event *marker_event_make(const char *key, const char *group,
 				       const char *user);
 int marker_event_attach(struct marker_event *ev, bool on);
+void marker_event_names(struct marker_event *ev, const char *key,
+			const char *group, const char *user);
 bool marker_event_in_use(struct marker_event *ev);
 void marker_event_free_rcu(struct rcu_head *rcu);
 

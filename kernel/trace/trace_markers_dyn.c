@@ -95,6 +95,47 @@ static bool marker_dyn_match(const char *system, const char *event, int argc,
 	return !argc || (argc == 1 && !strcmp(argv[0], ev->key));
 }
 
+/**
+ * marker_event_names - the group and name of an event being made
+ * @ev: the event of @key
+ * @key: the key whose event it is
+ * @group: the group of a user's event, or NULL: the key's
+ * @user: the name of a user's event, or NULL: the key's
+ *
+ * A key's own are markers/NAME and sdt_PROVIDER/NAME. A name left NULL
+ * (no memory) fails the making.
+ *
+ * Dynamic debug sites' are dyndbg_MODULE/FUNCTION, or FUNCTION__N for the
+ * N-th site of a function: a group per module, as per SDT provider, whose
+ * name is good even where a module's starts with a digit, and whose
+ * "enable" switches the module's events.
+ */
+void marker_event_names(struct marker_event *ev, const char *key,
+			const char *group, const char *user)
+{
+	const char *colon = strchr(key, ':');
+	const char *dot = colon ? NULL : strchr(key, '.'), *n;
+
+	if (group)
+		ev->class.system = kstrdup(group, GFP_KERNEL);
+	else if (colon)
+		ev->class.system = kasprintf(GFP_KERNEL, SDT_EVENT_PREFIX "%.*s",
+					     (int)(colon - key), key);
+	else if (dot)
+		ev->class.system = kasprintf(GFP_KERNEL, DYNDBG_EVENT_PREFIX "%.*s",
+					     (int)(dot - key), key);
+	else
+		ev->class.system = kstrdup(MARKER_EVENT_SYSTEM, GFP_KERNEL);
+	ev->name = kstrdup(user ?: colon ? colon + 1 : key, GFP_KERNEL);
+	if (!user && dot) {
+		kfree(ev->name);
+		n = strchr(dot + 1, '.');
+		ev->name = n ? kasprintf(GFP_KERNEL, "%.*s__%s", (int)(n - dot - 1),
+					 dot + 1, n + 1) :
+			       kstrdup(dot + 1, GFP_KERNEL);
+	}
+}
+
 /* Why a command "m:..." was refused, for the error_log. */
 enum {
 	MARKER_DYN_ERR_USAGE,

@@ -398,7 +398,9 @@ static enum print_line_t marker_event_output(struct trace_iterator *iter,
 				      iter->ent_size, star, c.nstars);
 		prev = p;
 	}
-	marker_event_put_text(s, prev, prev + strlen(prev));
+	/* A format's own last '\n' ends the line, as in printk. */
+	p = prev + strlen(prev);
+	marker_event_put_text(s, prev, p > prev && p[-1] == '\n' ? p - 1 : p);
 	trace_seq_putc(s, '\n');
 	return trace_handle_return(s);
 }

@@ -6,6 +6,10 @@
  * subsys_open, subsys_loop (three times) and subsys_file; reading it fires
  * subsys_read and, when a probe is attached, subsys_expensive.
  *
+ * Its pr_debug()s are marker sites too, with CONFIG_MARKERS_DYNDBG:
+ * marker_example.marker_example_open and .marker_example_open.2, and
+ * marker_example.marker_example_read.
+ *
  * See Documentation/trace/markers.rst and probe-example.c.
  */
 
@@ -29,6 +33,8 @@ static int marker_example_open(struct inode *inode, struct file *file)
 		MARK(subsys_loop, "iteration %d of %u", i, 3U);
 	MARK(subsys_file, "file %p flags %#x size %lld", file, file->f_flags,
 	     (long long)i_size_read(inode));
+	pr_debug("open pid %d comm %s\n", current->pid, current->comm);
+	pr_debug("open flags %#x\n", file->f_flags);
 	return 0;
 }
 
@@ -38,6 +44,9 @@ static ssize_t marker_example_read(struct file *file, char __user *buf,
 	char desc[64];
 
 	MARK(subsys_read, "count %zu pos %lld", count, *ppos);
+	pr_debug("read count %zu pos %lld comm %s pid %d mode %u ino %llx file %p\n",
+		 count, *ppos, current->comm, task_pid_nr(current),
+		 file_inode(file)->i_mode, (u64)file_inode(file)->i_ino, file);
 	/* Only worth computing when someone listens. */
 	if (MARK_ENABLED(subsys_expensive)) {
 		snprintf(desc, sizeof(desc), "%s/%d", current->comm,
