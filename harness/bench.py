@@ -35,7 +35,7 @@ ROWS = ["baseline", "mark_dormant", "sdt_dormant", "tracepoint_dormant",
         "sdt_call_1arg", "sdt_call_4args", "sdt_call_12args", "sdt_optprobe_1arg",
         "sdt_int3_1arg", "kprobe_entry", "mark_event", "trace_event", "sdt_event",
         "trace_printk", "bpf_mark_event", "bpf_trace_event", "bpf_raw_tp",
-        "bpf_mark_raw", "bpf_sdt_raw",
+        "bpf_mark_raw", "bpf_sdt_raw", "dyndbg_dormant", "dyndbg_event", "dyndbg_printk",
         "live_base", "tracepoint_dormant_live", "mark_dormant_live", "sdt_dormant_live",
         "tracepoint_armed_live", "mark_armed_live", "sdt_armed_live"]
 REQUIRED = [r for r in ROWS if r != "old_marker_dormant"]
@@ -257,8 +257,13 @@ def main():
     ratio_target("bpf_mark_raw", "bpf_raw_tp", 1.1)
     ratio_target("bpf_sdt_raw", "bpf_raw_tp", 1.5)
     ratio_target("mark_event", "trace_printk", 1.0, strict=True)
+    # A pr_debug() to its event: the site's function, the lookup of its
+    # probes by its _ddebug, the prefix's arguments skipped, then
+    # mark_event's probe; against the same line printed.
+    ratio_target("dyndbg_event", "mark_event", 1.1)
+    ratio_target("dyndbg_event", "dyndbg_printk", 0.2)
     base = insns("baseline")
-    for d in ("mark_dormant", "sdt_dormant", "tracepoint_dormant"):
+    for d in ("mark_dormant", "sdt_dormant", "tracepoint_dormant", "dyndbg_dormant"):
         n = insns(d)
         target("%s = baseline + 1 instruction" % d, n is not None and base is not None and
                abs(n - base - 1) < 0.01,

@@ -84,6 +84,9 @@ if grep -q '^CONFIG_MARKERS_KUNIT_TEST=m' "$KOBJ/.config"; then
 	for f in "$TOP"/harness/modules/*; do
 		cmp -s "$f" "$TMODS/$(basename "$f")" || cp "$f" "$TMODS/"
 	done
+	# kbuild links an external module again when its objects change,
+	# not when vmlinux does, whose BTF its own refers to.
+	find "$TMODS" -name '*.ko' ! -newer "$KOBJ/vmlinux" -delete
 	if ! "${KMAKE[@]}" M="$TMODS" modules > "$LOGS/test-modules$SFX.log" 2>&1 ||
 		grep -E ': warning:' "$LOGS/test-modules$SFX.log" >&2; then
 		tail -n 30 "$LOGS/test-modules$SFX.log" >&2

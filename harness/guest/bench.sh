@@ -50,11 +50,16 @@ $T bench-raw marker_bench_ev bpf_raw_tp || exit 1
 # The same raw program by marker name and by SDT key (kernel/markers/bpf.c).
 $T bench-raw marker_bench_k bpf_mark_raw || exit 1
 $T bench-raw marker_bench:sdt_k bpf_sdt_raw || exit 1
+# A pr_debug() to its trace event: the control file indexes its key and
+# enables the event.
+C=/sys/kernel/debug/markers/control
+echo 'enable name marker_bench.fn_dyndbg to trace' > $C
+echo dyndbg_event > $P
+echo 'disable name marker_bench.fn_dyndbg to trace' > $C
 # The memory of thunks: arm the SDT keys with 1, 100 and 1000 sites, one
 # after the other (1, 101, 1101 sites armed), by their trace events (each
 # site its thunk), and count the pages their thunks are in
 # (/proc/kallsyms): a pack is a page of execmem.
-C=/sys/kernel/debug/markers/control
 L=/sys/kernel/debug/markers/list
 for n in 1 100 1000; do
 	echo "enable name marker_bench:many_$n" > $C
@@ -66,5 +71,13 @@ for n in 1 100 1000; do
 	echo "marker_bench: thunk_memory sites $s packs $packs" > /dev/kmsg
 done
 echo 'disable name marker_bench:many_*' > $C
+# The pr_debug() printed, with the console at a level that drops it: its
+# lines would push the other rows out of the log, kept first.
+dmesg | grep 'marker_bench: ' > /tmp/bench.log
+echo 1 > /proc/sys/kernel/printk
+echo 'func fn_dyndbg +p' > /proc/dynamic_debug/control
+echo dyndbg_printk > $P
+echo 'func fn_dyndbg -p' > /proc/dynamic_debug/control
+dmesg | grep 'marker_bench: row dyndbg_printk ' >> /tmp/bench.log
 rmmod marker_bench
-dmesg | grep 'marker_bench: '
+cat /tmp/bench.log

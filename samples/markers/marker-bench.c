@@ -61,6 +61,12 @@
  *	bpf_mark_raw		the raw-tracepoint program attached by marker
  *	bpf_sdt_raw		name to marker_bench_k, and by SDT key to
  *				marker_bench:sdt_k (armed by its thunk)
+ *	dyndbg_dormant		a pr_debug(), off (its static key)
+ *	dyndbg_event		the same to its trace event,
+ *				dyndbg_marker_bench/fn_dyndbg (with
+ *				CONFIG_MARKERS_DYNDBG): enabled first
+ *	dyndbg_printk		the same printed ("+p"), the console at a
+ *				level that drops the line: set first
  *
  * arming=1 also measures arming and disarming a name with 1, 100 and 1000
  * sites, and, as its anchor, enabling and disabling a static key with as
@@ -254,6 +260,13 @@ static noinline __bench_noipa void fn_sdt_event(int v)
 	barrier();
 }
 
+/* ... a pr_debug() of the same format, dormant, to its event or printed ... */
+static noinline __bench_noipa void fn_dyndbg(int v)
+{
+	pr_debug("v=%d\n", v);
+	barrier();
+}
+
 /* ... next to trace_printk() with the same format. */
 static noinline __bench_noipa void fn_trace_printk(int v)
 {
@@ -330,6 +343,7 @@ BENCH_LOOP(fn_trace)
 BENCH_LOOP(fn_trace_event)
 BENCH_LOOP(fn_sdt_event)
 BENCH_LOOP(fn_trace_printk)
+BENCH_LOOP(fn_dyndbg)
 BENCH_LOOP(fn_live_base)
 BENCH_LOOP(fn_live_tp)
 BENCH_LOOP(fn_live_mark)
@@ -509,6 +523,7 @@ static const char * const bench_setup_rows[] = {
 	"sdt_optprobe_1arg", "sdt_int3_1arg", "mark_event", "trace_event",
 	"sdt_event", "bpf_mark_event", "bpf_trace_event", "bpf_raw_tp",
 	"bpf_mark_raw", "bpf_sdt_raw",
+	"dyndbg_event", "dyndbg_printk",
 };
 
 /* Is row @id in the comma-separated @rows ("all": those needing no setup)? */
@@ -661,6 +676,14 @@ static void bench_rows(const char *rows)
 	if (bench_want(rows, "bpf_sdt_raw"))
 		bench_time("bpf_sdt_raw", "SDT site, BPF raw program by SDT key",
 			   loop_fn_sdt_event);
+	if (bench_want(rows, "dyndbg_dormant"))
+		bench_time("dyndbg_dormant", "pr_debug(), off", loop_fn_dyndbg);
+	if (bench_want(rows, "dyndbg_event"))
+		bench_time("dyndbg_event", "pr_debug() to its trace event",
+			   loop_fn_dyndbg);
+	if (bench_want(rows, "dyndbg_printk"))
+		bench_time("dyndbg_printk", "pr_debug() printed, line dropped",
+			   loop_fn_dyndbg);
 	if (ret)
 		pr_err("rows %s: %d\n", rows, ret);
 }

@@ -21,6 +21,7 @@ for r in baseline mark_dormant sdt_dormant tracepoint_dormant tracepoint_armed \
 	 sdt_thunk_stack_arg sdt_thunk_percpu sdt_call_1arg sdt_call_4args sdt_call_12args sdt_optprobe_1arg \
 	 sdt_int3_1arg kprobe_entry mark_event trace_event sdt_event trace_printk \
 	 bpf_mark_event bpf_trace_event bpf_raw_tp bpf_mark_raw bpf_sdt_raw \
+	 dyndbg_dormant dyndbg_event dyndbg_printk \
 	 live_base tracepoint_dormant_live mark_dormant_live sdt_dormant_live \
 	 tracepoint_armed_live mark_armed_live sdt_armed_live; do
 	if [ $ARM64 ] && [ "${X86_ROWS#* $r }" != "$X86_ROWS" ]; then
