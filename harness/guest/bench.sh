@@ -73,11 +73,13 @@ done
 echo 'disable name marker_bench:many_*' > $C
 # The pr_debug() printed, with the console at a level that drops it: its
 # lines would push the other rows out of the log, kept first.
-dmesg | grep 'marker_bench: ' > /tmp/bench.log
+R=/tmp/bench-rows.$$
+dmesg | grep 'marker_bench: ' > $R
 echo 1 > /proc/sys/kernel/printk
 echo 'func fn_dyndbg +p' > /proc/dynamic_debug/control
 echo dyndbg_printk > $P
 echo 'func fn_dyndbg -p' > /proc/dynamic_debug/control
-dmesg | grep 'marker_bench: row dyndbg_printk ' >> /tmp/bench.log
+dmesg | grep 'marker_bench: row dyndbg_printk ' >> $R
 rmmod marker_bench
-cat /tmp/bench.log
+cat $R
+rm -f $R
