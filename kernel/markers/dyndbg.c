@@ -79,7 +79,12 @@ struct dyndbg_site {
 struct dyndbg_block {
 	struct dyndbg_site *dd;		/* nr of them */
 	unsigned int nr;
-	struct marker_site site[];
+	/*
+	 * 8-aligned, so that the state after the records is: a record is
+	 * 24 bytes, and arm64's store-release (rcu_assign_pointer() of a
+	 * site's probes) faults on an address that is not.
+	 */
+	struct marker_site site[] __aligned(8);
 };
 
 /* Indexed sites by their _ddebug; changed under marker_mutex. */
