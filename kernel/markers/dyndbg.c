@@ -94,6 +94,14 @@ static DEFINE_HASHTABLE(dyndbg_sites, DYNDBG_HASH_BITS);
 /* Serializes lookups, so that no site is indexed twice. */
 static DEFINE_MUTEX(dyndbg_mutex);
 
+/*
+ * The block a lookup is adding reached the registry (object_add): from
+ * then on the object's free frees it, after a grace period, also when
+ * adding fails after that. Under dyndbg_mutex: the block itself may be
+ * gone by the time the lookup looks.
+ */
+static bool dyndbg_block_added;
+
 static notrace struct dyndbg_site *dyndbg_site_of(const struct _ddebug *dp)
 {
 	struct dyndbg_site *dd;
@@ -273,8 +281,10 @@ static int dyndbg_index(struct dyndbg_found *f, unsigned int nr)
 		ms->format = dyndbg_put(&p, dp->format) - (char *)&ms->format;
 		blk->dd[i].dp = dp;
 	}
+	lockdep_assert_held(&dyndbg_mutex);
+	dyndbg_block_added = false;
 	ret = marker_add_made_object(f[0].mod, blk->site, blk->site + nr);
-	if (ret)
+	if (ret && !dyndbg_block_added)
 		kfree(blk);
 	return ret;
 }
@@ -331,6 +341,9 @@ static void dyndbg_object_add(struct marker_object *obj)
 	struct dyndbg_block *blk = dyndbg_block_of(obj);
 	unsigned int i;
 
+	lockdep_assert_held(&marker_mutex);
+	if (blk)
+		dyndbg_block_added = true;
 	for (i = 0; blk && i < obj->nr; i++)
 		hash_add_rcu(dyndbg_sites, &blk->dd[i].hnode,
 			     (unsigned long)blk->dd[i].dp);
