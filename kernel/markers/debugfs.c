@@ -49,6 +49,7 @@ struct marker_iter {
 	struct marker_name *mn;		/* with !obj: the pending name */
 	unsigned int kind;		/* past the names: a listing kind */
 	loff_t rec;			/* and its record */
+	loff_t pos;			/* the line it points at */
 };
 
 /* Move @it forward to the first line at or after where it points. */
@@ -120,9 +121,19 @@ static void *marker_seq_start(struct seq_file *m, loff_t *pos)
 	mutex_lock(&marker_mutex);
 	if (!*pos)
 		return SEQ_START_TOKEN;
+	/*
+	 * A read that goes on where the last one stopped, in the kinds'
+	 * records: those are numbered, not pointed at, so go on from there
+	 * rather than walk every line before (each read would walk the
+	 * kinds' records again).
+	 */
+	if (*pos == it->pos && !it->obj &&
+	    list_entry_is_head(it->mn, &marker_names, list))
+		return marker_iter_settle(it);
 	v = marker_iter_first(it);
 	for (n = 1; v && n < *pos; n++)
 		v = marker_iter_advance(it);
+	it->pos = *pos;
 	return v;
 }
 
@@ -130,7 +141,7 @@ static void *marker_seq_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	struct marker_iter *it = m->private;
 
-	(*pos)++;
+	it->pos = ++*pos;
 	if (v == SEQ_START_TOKEN)
 		return marker_iter_first(it);
 	return marker_iter_advance(it);
