@@ -48,29 +48,45 @@ static const char *const words[] = {
 static const char seps[] = " \t;\n";
 static const char globch[] = "abcdefghijklmnopqrstuvwxyz_:*?[]!-0123456789";
 
-/* The listing without its last column (hit counts). */
+/*
+ * The listing without its last column (hit counts), or -1 if it does not
+ * fit in @size: a listing cut short would hide a change in its tail.
+ */
 static int snapshot(char *out, size_t size)
 {
-	char buf[65536], *line, *save, *sp;
+	static char buf[1 << 20];
+	char *line, *save, *sp;
 	int fd = open(CONTROL, O_RDONLY);
-	ssize_t n, len = 0;
+	size_t len = 0, o = 0, l;
+	ssize_t n;
 
-	if (fd < 0)
+	if (fd < 0) {
+		perror(CONTROL);
 		return -1;
+	}
 	while ((n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
 		len += n;
 	close(fd);
+	if (n < 0 || len == sizeof(buf) - 1) {
+		fprintf(stderr, "%s: %s\n", CONTROL,
+			n < 0 ? strerror(errno) : "listing too long to compare");
+		return -1;
+	}
 	buf[len] = '\0';
-	out[0] = '\0';
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		sp = strrchr(line, ' ');
 		if (sp)
 			*sp = '\0';
-		if (strlen(out) + strlen(line) + 2 >= size)
+		l = strlen(line);
+		if (o + l + 2 >= size) {
+			fprintf(stderr, "%s: listing too long to compare\n", CONTROL);
 			return -1;
-		strcat(out, line);
-		strcat(out, "\n");
+		}
+		memcpy(out + o, line, l);
+		o += l;
+		out[o++] = '\n';
 	}
+	out[o] = '\0';
 	return 0;
 }
 
@@ -154,10 +170,8 @@ int main(int argc, char **argv)
 	}
 	count = strtoul(argv[1], NULL, 0);
 	rng = strtoull(argv[2], NULL, 0);
-	if (snapshot(before, sizeof(before))) {
-		perror(CONTROL);
+	if (snapshot(before, sizeof(before)))
 		return 1;
-	}
 	for (i = 0; i < count; i++) {
 		n = gen(buf);
 		fd = open(CONTROL, O_WRONLY);

@@ -14,5 +14,13 @@ for m in marker_example sdt_example marker_bench; do
 done
 echo "LISTING-COUNT vmlinux $(grep -v '^#' $L | grep -v ' dyndbg "' | grep -v ' \[[a-z_0-9]*\] ' |
 	grep -vc ' pending ')"
+# Read in pieces of 100 bytes, each read ending in the middle of a line,
+# the listing is the same: each of the kernel's reads (a page or so) goes
+# on where the last stopped.
+whole=$(md5sum < $L)
+pieces=$(dd if=$L bs=100 2> /dev/null | md5sum)
+[ "$whole" = "$pieces" ] || fail "the listing read in pieces differs from one read"
+[ "$(wc -c < $L)" -gt 16384 ] ||
+	fail "the listing is too short to take several reads of the kernel's"
 rmmod marker_bench sdt_example marker_example
 exit 0
