@@ -578,10 +578,12 @@ notrace void marker_dyndbg_hit(struct _ddebug *dp, const char *fmt,
 	probes = dd ? rcu_dereference_raw(dd->probes) : NULL;
 	if (probes) {
 		va_copy(copy, *args);
-		if (likely(fmt == dp->format) || dyndbg_skip_prefix(dd, fmt, &copy))
-			__marker_iterate(probes, dp->format, &copy);
-		else
+		if (unlikely(fmt != dp->format) && !dyndbg_skip_prefix(dd, fmt, &copy))
 			atomic_inc(&dd->faults);
+		else if (likely(probes->nr == 1))	/* as a MARK() site's call */
+			probes->probe[0].func(probes->probe[0].data, dp->format, &copy);
+		else
+			__marker_iterate(probes, dp->format, &copy);
 		va_end(copy);
 	}
 	preempt_enable_notrace();
