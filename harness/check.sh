@@ -279,7 +279,7 @@ run_job() {
 	# command line both need (a boot's start and its leak scans cost
 	# about 35 s on the debugging kernel).
 	boot/boot-param)
-		GUEST_APPEND="preempt=none markers.enable=module_*,subsys_open,sdt_example:read,[bad retbleed=force,stuff spectre_v2=retpoline" \
+		GUEST_APPEND="preempt=none markers.enable=module_*,subsys_open,sdt_example:read,marker_example.marker_example_read,main.layout_sections,[bad retbleed=force,stuff spectre_v2=retpoline" \
 			boot "$w" boot-param "$LOGS/boot-param-guest.log" -t 600 \
 			"$TOP/harness/guest/boot-param-retbleed.sh" $GUEST_TOOLS ;;
 	# Lockdown: the build tree's sdt-example.ko is the unsigned module.

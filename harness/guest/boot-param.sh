@@ -1,7 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Booted with markers.enable=module_*,subsys_open,sdt_example:read,[bad:
-# names armed at boot and when modules load later (and the series'
+# Booted with markers.enable=module_*,subsys_open,sdt_example:read,
+# marker_example.marker_example_read,main.layout_sections,[bad: names
+# armed at boot and when modules load later, the keys of dynamic debug
+# sites at boot (vmlinux's pr_debug() in layout_sections(), at every
+# module load) and once their module is live (and the series'
 # ftracetest case of the parameter); and with preempt=none, the
 # PREEMPT_DYNAMIC kernel's other end.
 . /harness/lib.sh
@@ -13,6 +16,8 @@ t() {
 rc=0
 boot_armed() {
 	grep '^module_live ' $C | grep -q ' armed 1 ' || fail "module_live: $(grep '^module_live ' $C)"
+	grep '^main.layout_sections ' $C | grep -q ' armed 1 ' ||
+		fail "main.layout_sections: $(grep '^main.layout_sections' $C)"
 	# The whole log, not step_dmesg: the warning is the boot's own, printed
 	# as the command line is parsed, before any job runs.
 	dmesg | grep -q 'markers.enable: ignoring malformed glob "\[bad"' || fail "no warning for [bad"
@@ -29,6 +34,14 @@ later_modules() {
 	expect_eq "armed otherwise" "$(sdt_misarmed sdt_example:read)" ""
 	cat /proc/sdt-example
 	grep -q 'sdt_example:read arg0=' $T || fail "no sdt_example:read line"
+	grep '^marker_example.marker_example_read ' $C | grep -q ' armed 1 ' ||
+		fail "marker_example.marker_example_read: $(grep '^marker_example.marker_example_read ' $C)"
+	grep '^marker_example.marker_example_open ' $C | grep -q ' dormant 0 ' ||
+		fail "marker_example.marker_example_open armed"
+	grep -q 'marker_example_read: read count [0-9]* pos 0 comm cat ' $T ||
+		fail "no marker_example_read record"
+	grep -q 'layout_sections: Core section allocation order for marker_example:$' $T ||
+		fail "no layout_sections record"
 }
 # The series' ftracetest case of markers.enable=, on the samples unloaded
 # again: it loads marker_example and checks its names against the

@@ -217,6 +217,7 @@ struct marker_plan {
 	struct list_head list;
 	const struct marker_cmd *cmd;	/* the command being matched */
 	struct module *mod;		/* boot globs: only this module's names */
+	bool live;			/* boot globs: @mod is live */
 	unsigned int nkeys;		/* names matched, all commands */
 	unsigned int matched;		/* names matched by this command */
 };
@@ -549,6 +550,13 @@ static int marker_match_boot(void *ctx, struct marker_name *mn)
 		return 0;
 	if (c->mod && !marker_name_in_module(mn, c->mod->name))
 		return 0;
+	/*
+	 * A module's dynamic debug sites are indexed once it is live, and
+	 * their keys are the only ones with a '.': matched then, the others
+	 * as it comes.
+	 */
+	if (c->mod && c->live != !!strchr(mn->key, '.'))
+		return 0;
 	for (i = 0; marker_boot_glob[i]; i++) {
 		if (!glob_match(marker_boot_glob[i], mn->key))
 			continue;
@@ -558,6 +566,19 @@ static int marker_match_boot(void *ctx, struct marker_name *mn)
 		return marker_plan_set(c, mn->key, MARKER_SINK_TRACE, true);
 	}
 	return 0;
+}
+
+/* Index the dynamic debug sites that the globs of markers.enable= name. */
+static void marker_boot_lookup(void)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; marker_boot_glob[i]; i++) {
+		ret = marker_lookup_sites(marker_boot_glob[i]);
+		if (ret)
+			pr_warn("markers.enable: %s: %d\n", marker_boot_glob[i], ret);
+	}
 }
 
 /* Send the names matching markers.enable= (in @mod, or all) to the trace. */
@@ -576,6 +597,10 @@ static void marker_boot_enable(struct module *mod)
 		goto unlock;
 	}
 	c->mod = mod;
+	/* Dynamic debug sites: asked for at boot and as a module goes live. */
+	c->live = mod && mod->state == MODULE_STATE_LIVE;
+	if (!mod || c->live)
+		marker_boot_lookup();
 	ret = marker_walk_names(marker_match_boot, c);
 	if (ret)
 		pr_warn("markers.enable: %d\n", ret);
@@ -594,6 +619,9 @@ static int marker_control_module_notify(struct notifier_block *nb,
 					unsigned long val, void *data)
 {
 	if (val == MODULE_STATE_COMING)
+		marker_boot_enable(data);
+	/* A module's dynamic debug sites are indexed once it is live. */
+	if (val == MODULE_STATE_LIVE)
 		marker_boot_enable(data);
 	return NOTIFY_DONE;
 }

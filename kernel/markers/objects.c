@@ -312,7 +312,8 @@ static BLOCKING_NOTIFIER_HEAD(marker_module_chain);
  *
  * @nb is called with MODULE_STATE_COMING once a coming module's sites are
  * in the registry (and armed where their names have probes; not if the
- * registry refused the module), and with MODULE_STATE_GOING once a going
+ * registry refused the module), with MODULE_STATE_LIVE once its init
+ * text's sites are gone, and with MODULE_STATE_GOING once a going
  * module's sites are out of it, for every module, with or without sites.
  * The data is the struct module. Called from early or late initcalls of
  * the registry's clients, which are never modules.
@@ -341,7 +342,7 @@ static int marker_module_notify(struct notifier_block *nb,
 	case MODULE_STATE_LIVE:
 		if (mod->num_markers)
 			marker_init_text_gone(mod);
-		return NOTIFY_DONE;
+		break;
 	case MODULE_STATE_GOING:
 		if (mod->num_markers)
 			marker_module_going(mod);
