@@ -284,12 +284,26 @@ static bool marker_provider_match(const char *glob, const char *key)
 	return glob_match(glob, prov);
 }
 
+/* The place @cmd asks for ("file", "line"), in @at: or NULL, none. */
+static const struct marker_place *marker_cmd_place(const struct marker_cmd *cmd,
+						   struct marker_place *at)
+{
+	if (!cmd->file && !cmd->first)
+		return NULL;
+	*at = (struct marker_place){
+		.file = cmd->file, .first = cmd->first, .last = cmd->last,
+	};
+	return at;
+}
+
 /* marker_name_fn: does the name match the command of @ctx? */
 static int marker_match_cmd(void *ctx, struct marker_name *mn)
 {
 	struct marker_plan *c = ctx;
 	const struct marker_cmd *cmd = c->cmd;
 	const char *key = mn->key;
+	struct marker_place place;
+	const struct marker_place *at = marker_cmd_place(cmd, &place);
 	int ret;
 
 	/* A name too long for a key cannot be switched from here. */
@@ -297,6 +311,9 @@ static int marker_match_cmd(void *ctx, struct marker_name *mn)
 		return 0;
 	if (cmd->provider && (!marker_key_is_sdt(key) ||
 			      !marker_provider_match(cmd->provider, key)))
+		return 0;
+	/* A pending name is nowhere. */
+	if (at && !marker_name_at(mn, at))
 		return 0;
 	if (mn->nr_sites) {
 		if (cmd->module && !marker_name_in_module(mn, cmd->module))
@@ -434,6 +451,7 @@ out:
  */
 static int marker_control_apply(const struct marker_cmd *cmds, unsigned int n)
 {
+	struct marker_place place;
 	struct marker_plan *c;
 	unsigned int i;
 	int ret = 0;
@@ -447,9 +465,11 @@ static int marker_control_apply(const struct marker_cmd *cmds, unsigned int n)
 		c->matched = 0;
 		/*
 		 * Dynamic debug sites are indexed when asked for: a glob with
-		 * a '.' asks (an index, which stays whatever this write does).
+		 * a '.' asks, as do "file" and "line" (an index, which stays
+		 * whatever this write does).
 		 */
-		ret = marker_lookup_sites(c->cmd->name);
+		ret = marker_lookup_sites_at(c->cmd->name,
+					     marker_cmd_place(c->cmd, &place));
 		if (ret)
 			goto out;
 		ret = marker_walk_names(marker_match_cmd, c);

@@ -31,6 +31,8 @@ struct marker_cmd {
 	const char *name;	/* glob on names and provider:name */
 	const char *module;	/* only sites of this module ("vmlinux") */
 	const char *provider;	/* only SDT sites of such providers */
+	const char *file;	/* only sites in such files */
+	unsigned int first, last;	/* only sites on these lines; 0: any */
 	enum marker_sink sink;
 	bool has_sink;		/* "to" was given */
 	bool any_sink;		/* disable without "to": every sink */

@@ -3,6 +3,7 @@
  * Kernel markers: the control file's grammar.
  *
  *	command ::= verb "name" GLOB [ "module" MODULE ] [ "provider" PROVIDER ]
+ *		    [ "file" FILEGLOB ] [ "line" N[-M] ]
  *		    [ "to" SINK ]
  *
  * marker_control_parse() splits a write into commands (by newline and
@@ -13,6 +14,7 @@
 
 #include <linux/ctype.h>
 #include <linux/errno.h>
+#include <linux/kstrtox.h>
 #include <linux/module.h>
 #include <linux/string.h>
 #include <kunit/visibility.h>
@@ -59,6 +61,45 @@ static bool marker_modname_valid(const char *m)
 	return true;
 }
 
+/*
+ * A glob on a source file's path, as dynamic debug's "file": 1 to
+ * MARKER_GLOB_MAX of letters, digits, the glob's "*?!" and brackets,
+ * and "_./+-".
+ */
+static bool marker_file_glob_valid(const char *g)
+{
+	bool in_class = false;
+	size_t n = strlen(g);
+
+	if (!n || n > MARKER_GLOB_MAX)
+		return false;
+	for (; *g; g++) {
+		if (*g == '[' || *g == ']') {
+			if (in_class == (*g == '['))
+				return false;
+			in_class = !in_class;
+		} else if (!isascii(*g) || (!isalnum(*g) && !strchr("_./*?+!-", *g))) {
+			return false;
+		}
+	}
+	return !in_class;
+}
+
+/* "N" or "N-M": lines N to M, 1 <= N <= M, into @cmd. */
+static int marker_parse_lines(struct marker_cmd *cmd, char *val)
+{
+	char *dash = strchr(val, '-');
+
+	if (dash)
+		*dash = '\0';
+	if (kstrtouint(val, 10, &cmd->first) ||
+	    (dash && kstrtouint(dash + 1, 10, &cmd->last)))
+		return -EINVAL;
+	if (!dash)
+		cmd->last = cmd->first;
+	return cmd->first && cmd->first <= cmd->last ? 0 : -EINVAL;
+}
+
 /* Take the value of keyword @word into @cmd. */
 static int marker_parse_keyword(struct marker_cmd *cmd, const char *word,
 				char *val)
@@ -75,6 +116,13 @@ static int marker_parse_keyword(struct marker_cmd *cmd, const char *word,
 		if (cmd->provider || !marker_glob_valid(val) || strchr(val, ':'))
 			return -EINVAL;
 		cmd->provider = val;
+	} else if (!strcmp(word, "file")) {
+		if (cmd->file || !marker_file_glob_valid(val))
+			return -EINVAL;
+		cmd->file = val;
+	} else if (!strcmp(word, "line")) {
+		if (cmd->first || marker_parse_lines(cmd, val))
+			return -EINVAL;
 	} else if (!strcmp(word, "to")) {
 		if (cmd->has_sink)
 			return -EINVAL;

@@ -193,6 +193,21 @@ struct marker_name *marker_get_name(const char *key)
  */
 int marker_lookup_sites(const char *glob)
 {
+	return marker_lookup_sites_at(glob, NULL);
+}
+
+/**
+ * marker_lookup_sites_at - index the sites of keys, at a place in the source
+ * @glob: a key, or a glob on keys
+ * @at: where the sites are, or NULL: anywhere
+ *
+ * marker_lookup_sites(), for the sites at @at alone (the control file's
+ * "file" and "line"). Takes marker_mutex.
+ *
+ * Return: as marker_lookup_sites().
+ */
+int marker_lookup_sites_at(const char *glob, const struct marker_place *at)
+{
 	const struct marker_kind_ops *ops;
 	unsigned int k;
 	int ret;
@@ -201,7 +216,7 @@ int marker_lookup_sites(const char *glob)
 		ops = marker_kinds[k];
 		if (!ops || !ops->lookup)
 			continue;
-		ret = ops->lookup(glob);
+		ret = ops->lookup(glob, at);
 		if (ret)
 			return ret;
 	}
@@ -264,6 +279,30 @@ bool marker_name_in_module(struct marker_name *mn, const char *module)
 	for_each_marker_site(e, mn)
 		if (!strcmp(marker_object_name(e->obj), module))
 			return true;
+	return false;
+}
+
+/**
+ * marker_name_at - has a name a site at a place in the source?
+ * @mn: the name
+ * @at: the place: a file, lines or both
+ *
+ * Under marker_mutex. Only kinds that know their sites' places have
+ * sites at any (&struct marker_kind_ops.at).
+ *
+ * Return: true if one of @mn's sites is at @at.
+ */
+bool marker_name_at(struct marker_name *mn, const struct marker_place *at)
+{
+	const struct marker_kind_ops *ops;
+	struct marker_entry *e;
+
+	lockdep_assert_held(&marker_mutex);
+	for_each_marker_site(e, mn) {
+		ops = marker_kind_of(e->site);
+		if (ops->at && ops->at(e, at))
+			return true;
+	}
 	return false;
 }
 

@@ -47,6 +47,7 @@
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/string_helpers.h>
 
 #include "internal.h"
@@ -153,6 +154,7 @@ struct dyndbg_found {
 
 struct dyndbg_lookup {
 	const char *glob;
+	const struct marker_place *at;	/* NULL: anywhere */
 	struct dyndbg_found *found;
 	unsigned int nr, room;
 };
@@ -172,6 +174,30 @@ static struct module *dyndbg_module_get(struct _ddebug *dp)
 		mod = ERR_PTR(-ENOENT);
 	preempt_enable();
 	return mod;
+}
+
+/*
+ * A site's file without the source tree's path before it (a build in a
+ * directory of its own has it), as dynamic debug shows the file.
+ */
+static const char *dyndbg_file(const char *path)
+{
+	size_t skip = strlen(__FILE__) - strlen("kernel/markers/dyndbg.c");
+
+	return strncmp(path, __FILE__, skip) ? path : path + skip;
+}
+
+/*
+ * Is the site at @at? Its file as the compiler had it, as dynamic debug
+ * shows it, or the path's last part, as dynamic debug's "file" matches.
+ */
+static bool dyndbg_desc_at(const struct _ddebug *dp, const struct marker_place *at)
+{
+	if (at->file && !glob_match(at->file, dp->filename) &&
+	    !glob_match(at->file, dyndbg_file(dp->filename)) &&
+	    !glob_match(at->file, kbasename(dp->filename)))
+		return false;
+	return !at->first || (dp->lineno >= at->first && dp->lineno <= at->last);
 }
 
 /* Room for one more site in @l: 0, -E2BIG or -ENOMEM. */
@@ -206,6 +232,7 @@ static int dyndbg_collect(const char *modname, struct _ddebug *descs,
 
 	for (i = 0; i < num; i++) {
 		if ((descs[i].flags & _DPRINTK_FLAGS_NO_DESC) ||
+		    (l->at && !dyndbg_desc_at(&descs[i], l->at)) ||
 		    !dyndbg_key(key, modname, descs, num, i) || !glob_match(l->glob, key))
 			continue;
 		rcu_read_lock();
@@ -290,16 +317,16 @@ static int dyndbg_index(struct dyndbg_found *f, unsigned int nr)
 }
 
 /*
- * &struct marker_kind_ops.lookup: index the sites whose keys match @glob,
- * if a '.' says it may be a key of ours.
+ * &struct marker_kind_ops.lookup: index the sites at @at whose keys match
+ * @glob, if a '.' says it may be a key of ours or @at asks for places.
  */
-static int dyndbg_lookup(const char *glob)
+static int dyndbg_lookup(const char *glob, const struct marker_place *at)
 {
-	struct dyndbg_lookup l = { .glob = glob };
+	struct dyndbg_lookup l = { .glob = glob, .at = at };
 	unsigned int i, start;
 	int ret;
 
-	if (!strchr(glob, '.'))
+	if (!strchr(glob, '.') && !at)
 		return 0;
 	mutex_lock(&dyndbg_mutex);
 	ret = ddebug_walk_tables(dyndbg_collect, &l);
@@ -334,6 +361,12 @@ static struct dyndbg_site *dyndbg_of(const struct marker_entry *e)
 	struct dyndbg_block *blk = dyndbg_block_of(e->obj);
 
 	return &blk->dd[e->site - blk->site];
+}
+
+/* &struct marker_kind_ops.at */
+static bool dyndbg_at(const struct marker_entry *e, const struct marker_place *at)
+{
+	return dyndbg_desc_at(dyndbg_of(e)->dp, at);
 }
 
 static void dyndbg_object_add(struct marker_object *obj)
@@ -498,6 +531,7 @@ static const struct marker_kind_ops dyndbg_ops = {
 	.object_free	= dyndbg_object_free,
 	.show		= dyndbg_show,
 	.lookup		= dyndbg_lookup,
+	.at		= dyndbg_at,
 	.list		= dyndbg_list,
 };
 
@@ -637,7 +671,7 @@ static int dyndbg_module_notify(struct notifier_block *nb, unsigned long val,
 	ret = marker_walk_names(dyndbg_collect_pending, &w);
 	list_for_each_entry_safe(p, tmp, &w.keys, node) {
 		if (!ret)
-			ret = dyndbg_lookup(p->key);
+			ret = dyndbg_lookup(p->key, NULL);
 		kfree(p);
 	}
 	if (ret)

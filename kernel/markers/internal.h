@@ -242,6 +242,16 @@ static inline struct list_head *marker_batch_list(struct marker_batch *b,
 	return &b->kind[kind];
 }
 
+/*
+ * Where in the source a site is, as the control file's "file" and "line"
+ * ask: a glob on its file's path or on the path's last part (NULL: any),
+ * and its first line to its last (0: any).
+ */
+struct marker_place {
+	const char *file;
+	unsigned int first, last;
+};
+
 /**
  * struct marker_kind_ops - a mechanism: how the sites of one kind are armed
  * @name: the kind, as the listing shows it
@@ -274,8 +284,11 @@ static inline struct list_head *marker_batch_list(struct marker_batch *b,
  *		   that the registry patches? @kp: the kprobe asking, or
  *		   NULL for kprobes' optimizer; under RCU
  * @lookup: index the sites whose keys match @glob, if the kind indexes
- *	    its sites only once asked for (marker_add_made_object()): 0,
- *	    or an errno; without marker_mutex
+ *	    its sites only once asked for (marker_add_made_object()), and
+ *	    that are at @at (NULL: anywhere): 0, or an errno; without
+ *	    marker_mutex
+ * @at: is the site at @at? NULL: the kind knows no places, and none of
+ *	its sites is at any
  * @list: the listing of every site of such a kind, indexed or not: print
  *	  its @i-th record (any number of lines) on @m, with a hit column
  *	  if @hits; @m NULL: only say whether there is one. False past the
@@ -314,7 +327,8 @@ struct marker_kind_ops {
 		       unsigned long *hits);
 	bool (*text_reserved)(unsigned long start, unsigned long end,
 			      const struct kprobe *kp);
-	int (*lookup)(const char *glob);
+	int (*lookup)(const char *glob, const struct marker_place *at);
+	bool (*at)(const struct marker_entry *e, const struct marker_place *at);
 	bool (*list)(struct seq_file *m, loff_t i, bool hits);
 };
 
@@ -337,6 +351,7 @@ const struct marker_kind_ops *marker_kind_of(const struct marker_site *site);
 struct marker_name *marker_find_name(const char *key);
 struct marker_name *marker_get_name(const char *key);
 int marker_lookup_sites(const char *glob);
+int marker_lookup_sites_at(const char *glob, const struct marker_place *at);
 int marker_add_made_object(struct module *mod, const struct marker_site *start,
 			   const struct marker_site *stop);
 struct marker_name *marker_alloc_name(const char *key);
@@ -454,6 +469,7 @@ typedef int marker_name_fn(void *ctx, struct marker_name *mn);
 int marker_walk_names(marker_name_fn *fn, void *ctx);
 
 bool marker_name_in_module(struct marker_name *mn, const char *module);
+bool marker_name_at(struct marker_name *mn, const struct marker_place *at);
 
 int marker_key_no_event(const char *key);
 

@@ -7,7 +7,8 @@
 # once give both the line and the record, and "-p" leaves the site armed;
 # a probe module attaches by key; dynamic_events makes a user's event of
 # one; the events outlive their module and are armed again when it comes
-# back; dynamic debug's own flags are never touched.
+# back; the control file selects them by file and line too; dynamic
+# debug's own flags are never touched.
 . /harness/lib.sh
 
 T=/sys/kernel/tracing
@@ -133,6 +134,22 @@ expect_eq "armed after disable" "$(grep -c "^$K.* dyndbg .* armed " $L)" 0
 echo > $T/trace
 read_n 2
 expect_eq "records after disable" "$(records 'marker_example_read:')" 0
+
+# By place, with dynamic debug's query words: "file" (a glob on the path
+# or on its last part) and "line" (N or N-M).
+ln=$(sed -n 's/^[^:]*:\([0-9]*\) \[marker_example\]marker_example_read .*/\1/p' $D)
+[ -n "$ln" ] || fail "no line of marker_example_read in $D"
+echo "enable name * file marker-example.c line $ln to trace" > $C ||
+	fail "enable by file and line $ln"
+expect_eq "armed by file and line" "$(grep "^$K.* dyndbg .* armed 1 " $L | cut -d' ' -f1)" "${K}_read"
+echo "enable name * file samples/markers/marker-e*.c line 1-$ln" > $C ||
+	fail "enable by path and lines"
+expect_eq "armed by path and lines" "$(grep -c "^$K.* dyndbg .* armed 1 " $L)" 3
+echo "disable name * file */marker-example.c" > $C || fail "disable by file"
+expect_eq "armed after disable by file" "$(grep -c "^$K.* dyndbg .* armed " $L)" 0
+echo "enable name * file nothing.c" > $C 2> /dev/null && fail "a file with no site taken"
+echo "enable name *.* file marker-example.c line 1" > $C 2> /dev/null &&
+	fail "a line with no site taken"
 expect_eq "dynamic debug's flags at the end" "$(grep '\[marker_example\]' $D)" "$flags"
 rmmod marker_example
 exit 0

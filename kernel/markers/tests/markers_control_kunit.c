@@ -84,8 +84,44 @@ static void markers_test_control_parse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, control_parse(test, longglob, cmds, 4), -EINVAL);
 }
 
+/* "file" and "line": a place in the source, as dynamic debug asks for one. */
+static void markers_test_control_parse_place(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"enable name x line 0", "enable name x line 5-4", "enable name x line -4",
+		"enable name x line 4-", "enable name x line a", "enable name x line 1-2-3",
+		"enable name x line 4294967296", "enable name x line 1 line 2",
+		"enable name x file a file b", "enable name x file a\\b",
+		"enable name x file [a", "enable name x file a:b", "enable name x file",
+	};
+	struct marker_cmd cmds[2];
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, control_parse(test, "enable name x", cmds, 2), 1);
+	KUNIT_EXPECT_NULL(test, cmds[0].file);
+	KUNIT_EXPECT_EQ(test, cmds[0].first, 0);
+
+	KUNIT_ASSERT_EQ(test, control_parse(test,
+					    "enable name *.* file samples/markers/*.c line 12",
+					    cmds, 2), 1);
+	KUNIT_EXPECT_STREQ(test, cmds[0].file, "samples/markers/*.c");
+	KUNIT_EXPECT_EQ(test, cmds[0].first, 12);
+	KUNIT_EXPECT_EQ(test, cmds[0].last, 12);
+
+	KUNIT_ASSERT_EQ(test, control_parse(test, "disable name * line 3-40 file marker-example.c",
+					    cmds, 2), 1);
+	KUNIT_EXPECT_STREQ(test, cmds[0].file, "marker-example.c");
+	KUNIT_EXPECT_EQ(test, cmds[0].first, 3);
+	KUNIT_EXPECT_EQ(test, cmds[0].last, 40);
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, control_parse(test, bad[i], cmds, 2),
+				    -EINVAL, "\"%s\"", bad[i]);
+}
+
 static struct kunit_case markers_control_test_cases[] = {
 	KUNIT_CASE(markers_test_control_parse),
+	KUNIT_CASE(markers_test_control_parse_place),
 	{}
 };
 
