@@ -122,11 +122,16 @@ echo > $T/trace
 read_n 4
 expect_eq "records after reload" "$(records 'marker_example_read: read count 4 ')" 1
 
-# Loaded and unloaded with the event on (KASAN and kmemleak watch).
-for i in $(seq 20); do
-	rmmod marker_example && modprobe marker-example || fail "reload $i"
+# Loaded and unloaded 100 times with the events on (KASAN and kmemleak
+# watch); a read in every tenth life is recorded.
+ko=/lib/modules/$(uname -r)/kernel/samples/markers/marker-example.ko
+echo > $T/trace
+for i in $(seq 100); do
+	rmmod marker_example && insmod "$ko" || fail "reload $i"
+	[ $((i % 10)) = 0 ] && read_n 1
 done
 expect_eq "armed after reloads" "$(grep -c "^$K.* dyndbg .* armed 1 " $L)" 3
+expect_eq "records in the reloads" "$(records 'marker_example_read: read count 1 ')" 10
 
 # Off: dormant, and dynamic debug's flags as they were.
 echo 'disable name marker_example.* to trace' > $C || fail "disable"
