@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Raw BPF programs attached by marker name (BPF_RAW_TRACEPOINT_OPEN with a
-# MARK() name or an SDT key; kernel/markers/bpf.c), with exact counts
+# MARK() name, an SDT key or a dynamic debug site's key;
+# kernel/markers/bpf.c), with exact counts
 # (harness/tools/marker-perf.c raw): each program counts its hits and sums
 # its first argument, the opener's pid at subsys_open and sdt_example:read.
-# - N opens give N hits and N * pid, on the MARK() name and on the SDT key;
+# - N opens give N hits and N * pid, on the MARK() name, on the SDT key
+#   and on the dynamic debug key;
 #   N hits and N * -1 on an SDT key whose first argument is an s8, -1,
 #   armed by its thunk (the listing says so while the link is open);
 # - with the link open, the module that has the sites is unloaded and
@@ -19,6 +21,10 @@ modprobe marker-example || fail "modprobe marker-example"
 modprobe sdt-example || fail "modprobe sdt-example"
 
 $P raw subsys_open 20 /proc/marker-example || fail "raw on subsys_open"
+# A dynamic debug site by its key: marker_example_open's first pr_debug(),
+# "open pid %d comm %s\n".
+$P raw marker_example.marker_example_open 20 /proc/marker-example ||
+	fail "raw on the dynamic debug key marker_example.marker_example_open"
 # sdt_example:read has a memory operand through %rbp: on x86_64 the
 # trampoline arms it (call), on arm64 its thunk.
 $P raw sdt_example:read 20 /proc/sdt-example "grep '^sdt_example:read ' $L" ||
