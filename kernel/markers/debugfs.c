@@ -141,7 +141,8 @@ static void *marker_seq_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	struct marker_iter *it = m->private;
 
-	it->pos = ++*pos;
+	(*pos)++;
+	it->pos = *pos;
 	if (v == SEQ_START_TOKEN)
 		return marker_iter_first(it);
 	return marker_iter_advance(it);
