@@ -40,7 +40,7 @@ fi
 # Each client uses only the registry's client functions (and the control
 # file, the events' enable switch; the events, the iterators of the two
 # grammars, MARK() formats and SDT specs, for their fields).
-client="marker_change marker_register_module_notifier marker_debugfs_dir marker_listing_open marker_name_in_module marker_walk_names marker_lookup_sites"
+client="marker_change marker_register_module_notifier marker_debugfs_dir marker_listing_open marker_name_in_module marker_name_at marker_walk_names marker_lookup_sites marker_lookup_sites_at"
 client_ev="marker_lookup_sites marker_register_module_notifier marker_add_probe marker_remove_probe marker_change marker_walk_names marker_name_event_format marker_key_no_event marker_format_next sdt_spec_next"
 # check_uses NAME "ALLOWED" OBJECTS...: of what the objects of "${prov[@]}"
 # define, OBJECTS use only ALLOWED.
