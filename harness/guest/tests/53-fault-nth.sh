@@ -13,7 +13,8 @@
 # A load that fails must fail with an error; a load that succeeds all the
 # same leaves its names' trace events as one without failure, or, where
 # one is missing, "enable" succeeds, makes it and enables them all; and
-# the registry agrees with the text and kprobes after each. On the names
+# the registry agrees with the text and kprobes after each, and vmlinux's
+# events are still there at the end. On the names
 # fresh_* and fresh:*, which no other test enables: the events of names
 # once enabled stay, and are no longer made at each load. The making of
 # the events failed in some loads ("no trace event for").
@@ -88,6 +89,18 @@ expect_eq "the other names' events" $n 5
 rmmod markers_churn
 
 require_range "$start" "$end"
+# Each of a load's first 40 allocations under the registry's code failed
+# in turn: whatever the load did, the events of vmlinux's names, which it
+# does not touch, are there right after it (a failed walk of the names
+# in the events' sync took away the events of the names it had not
+# reached, until a later load made them again).
+for n in $(seq 40); do
+	sh -c "echo $n > /proc/self/fail-nth && exec insmod $M/markers_churn.ko" 2> /dev/null
+	for e in markers/module_live sdt_module/live; do
+		[ -d $T/$e ] || fail "the event $e went when allocation $n of a load failed"
+	done
+	rmmod markers_churn 2> /dev/null
+done
 r=$(/extra/module-churn $M/markers_churn.ko markers_churn fresh 1000 nth 2>&1) ||
 	fail "module-churn, one allocation of the registry's failed in each load: $r"
 echo "registry's: $r"
