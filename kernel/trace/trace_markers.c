@@ -467,7 +467,9 @@ struct marker_event *marker_event_make(const char *key, const char *group,
  * One event per name whose sites agree on a format, of that format:
  * create those missing, and remove those no name wants (its sites gone)
  * unless they were ever used, and those of a format that changed unless
- * they are in use. Called when modules come and go, and at boot.
+ * they are in use. Called when modules come and go, and at boot. If the
+ * walk of the names fails (no memory), the events of the names it did
+ * not reach stay as they are.
  *
  * Return: 0, or the first error (events that could be made are made).
  */
@@ -476,10 +478,11 @@ static int marker_events_sync(void)
 	struct marker_event_want *w;
 	struct marker_event *ev, *next;
 	LIST_HEAD(want);
-	int ret, err = 0;
+	int ret, walk_err, err = 0;
 
 	mutex_lock(&marker_events_mutex);
 	err = marker_walk_names(marker_event_collect, &want);
+	walk_err = err;
 	list_for_each_entry(ev, &marker_events, list)
 		ev->stale = true;
 	list_for_each_entry(w, &want, node) {
@@ -500,10 +503,11 @@ static int marker_events_sync(void)
 	/*
 	 * An event that was used stays when its sites go: removing it would
 	 * make its records in the ring buffers unreadable (ftrace clears
-	 * them). It is there again for its sites when they come back.
+	 * them). It is there again for its sites when they come back. After
+	 * a walk that failed, "stale" also means "not reached": keep all.
 	 */
 	list_for_each_entry_safe(ev, next, &marker_events, list)
-		if (ev->stale && !ev->used)
+		if (ev->stale && !ev->used && !walk_err)
 			marker_event_unregister(ev);
 	mutex_unlock(&marker_events_mutex);
 	marker_event_wants_free(&want);
