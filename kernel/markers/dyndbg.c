@@ -563,62 +563,69 @@ static bool dyndbg_learn_prefix(struct dyndbg_site *dd, const char *fmt)
 	return true;
 }
 
-/* Skip the arguments of the prefix of @fmt in @args. */
-static notrace bool dyndbg_skip_prefix(struct dyndbg_site *dd, const char *fmt,
-				       va_list *args)
+/*
+ * A hit whose prefix has arguments, or one not met before: past the
+ * prefix's arguments, the probes get the rest. Out of line, so that the
+ * common hit saves no register.
+ */
+static noinline notrace void dyndbg_hit_prefixed(struct dyndbg_site *dd,
+						 struct marker_probes *probes,
+						 const char *fmt, va_list *args)
 {
 	unsigned int i;
 
 	/* Pairs with dyndbg_learn_prefix()'s release: skip[] is complete. */
-	if (smp_load_acquire(&dd->seen) != fmt && !dyndbg_learn_prefix(dd, fmt))
-		return false;
-	for (i = 0; i < dd->nskip; i++) {
-		switch (dd->skip[i]) {
-		case MARKER_ARG_INT:
-			(void)va_arg(*args, int);
-			break;
-		case MARKER_ARG_LONG:
-			(void)va_arg(*args, long long);
-			break;
-		default:
-			(void)va_arg(*args, void *);
-			break;
-		}
+	if (smp_load_acquire(&dd->seen) != fmt && !dyndbg_learn_prefix(dd, fmt)) {
+		atomic_inc(&dd->faults);
+		return;
 	}
-	return true;
+	for (i = 0; i < dd->nskip; i++) {
+		if (dd->skip[i] == MARKER_ARG_INT)
+			(void)va_arg(*args, int);
+		else if (dd->skip[i] == MARKER_ARG_LONG)
+			(void)va_arg(*args, long long);
+		else
+			(void)va_arg(*args, void *);
+	}
+	__marker_iterate(probes, dd->dp->format, args);
+}
+
+/*
+ * Whether a hit of prefixed @fmt has arguments to skip, or to learn: most
+ * sites' pr_fmt() adds text alone ("module: "), which once met has none.
+ */
+static __always_inline bool dyndbg_must_skip(struct dyndbg_site *dd, const char *fmt)
+{
+	/* Pairs with dyndbg_learn_prefix()'s release: nskip is complete. */
+	return smp_load_acquire(&dd->seen) != fmt || dd->nskip;
 }
 
 /**
  * marker_dyndbg_hit - call the probes of a dynamic debug site
  * @dp: the site
  * @fmt: the format it passes, its own after any prefix
- * @args: its arguments, which are left as they are
+ * @args: its arguments, for the probes to consume (a copy if it prints)
  *
  * Called by __dynamic_pr_debug() and its variants when the site has
  * _DPRINTK_FLAGS_MARKER. A site that passes a format that does not end
  * with its own, or a prefix that cannot be skipped, counts a fault.
  */
-notrace void marker_dyndbg_hit(struct _ddebug *dp, const char *fmt,
-			       va_list *args)
+notrace void marker_dyndbg_hit(struct _ddebug *dp, const char *fmt, va_list *args)
 {
 	struct marker_probes *probes;
 	struct dyndbg_site *dd;
-	/* va_copy() writes it whole before its use: no zeroing first. */
-	va_list copy __uninitialized;
 
 	preempt_disable_notrace();
 	dd = dyndbg_site_of(dp);
 	/* Raw: preemption is disabled, as in mark_call_probes(). */
 	probes = dd ? rcu_dereference_raw(dd->probes) : NULL;
 	if (probes) {
-		va_copy(copy, *args);
-		if (unlikely(fmt != dp->format) && !dyndbg_skip_prefix(dd, fmt, &copy))
-			atomic_inc(&dd->faults);
+		if (unlikely(fmt != dp->format) && dyndbg_must_skip(dd, fmt))
+			dyndbg_hit_prefixed(dd, probes, fmt, args);
 		else if (likely(probes->nr == 1))	/* as a MARK() site's call */
-			probes->probe[0].func(probes->probe[0].data, dp->format, &copy);
+			probes->probe[0].func(probes->probe[0].data, dp->format, args);
 		else
-			__marker_iterate(probes, dp->format, &copy);
-		va_end(copy);
+			__marker_iterate(probes, dp->format, args);
 	}
 	preempt_enable_notrace();
 }
