@@ -594,6 +594,7 @@ static void marker_boot_lookup(void)
 	unsigned int i;
 	int ret;
 
+	lockdep_assert_held(&marker_control_mutex);
 	for (i = 0; marker_boot_glob[i]; i++) {
 		ret = marker_lookup_sites(marker_boot_glob[i]);
 		if (ret)
