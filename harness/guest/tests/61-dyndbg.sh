@@ -35,6 +35,15 @@ grep -q "^${K}_open.2 dyndbg \"open flags %#x\\\\n\" " $L || fail "open.2: $(gre
 grep -q "^${K}_read dyndbg \"read count %zu pos %lld comm %s pid %d mode %u ino %llx file %p\\\\n\" " $L ||
 	fail "read: $(grep "^${K}_read " $L)"
 [ -d $G ] && fail "events of dyndbg sites made before they were asked for"
+
+# A site whose format printk renders from memory at the pointer (%*ph)
+# has no event, and the listing says why; enabling it is refused and
+# changes nothing.
+k2=$(grep -m1 '^[^ ]* dyndbg "[^"]*%\*ph' $L | cut -d' ' -f1)
+[ -n "$k2" ] || fail "no dynamic debug site with %*ph in the listing"
+grep -qxF "# $k2: no trace event: format_reads_memory" $L || fail "no reason: $(grep -F "$k2" $L)"
+echo "enable name $k2 to trace" 2> /dev/null > $C && fail "$k2 enabled to trace"
+grep -F "$k2 dyndbg " $L | grep -q ' dormant 0 0 -$' || fail "$k2 after the refusal: $(grep -F "$k2" $L)"
 flags=$(grep '\[marker_example\]' $D)
 
 # The control file asks: the module's three sites get events, enabled.
