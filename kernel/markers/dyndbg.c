@@ -473,7 +473,7 @@ static void dyndbg_list_site(struct seq_file *m, const char *key,
 {
 	struct marker_name *mn = marker_find_name(key);
 	struct dyndbg_site *dd;
-	const char *state = "dormant";
+	const char *state = "dormant", *why;
 
 	rcu_read_lock();
 	dd = dyndbg_site_of(dp);
@@ -488,6 +488,9 @@ static void dyndbg_list_site(struct seq_file *m, const char *key,
 	seq_printf(m, "\" %s [%s] %s %u %d -%s\n", dp->function, modname, state,
 		   mn && mn->probes ? mn->probes->nr : 0,
 		   dd ? atomic_read(&dd->faults) : 0, hits ? " -" : "");
+	why = mn ? NULL : dyndbg_event_why(NULL, dp->format);
+	if (why)	/* as the registry lists its names' reasons */
+		seq_printf(m, "# %s: no trace event: %s\n", key, why);
 	rcu_read_unlock();
 }
 
@@ -590,10 +593,7 @@ static noinline notrace void dyndbg_hit_prefixed(struct dyndbg_site *dd,
 	__marker_iterate(probes, dd->dp->format, args);
 }
 
-/*
- * Whether a hit of prefixed @fmt has arguments to skip, or to learn: most
- * sites' pr_fmt() adds text alone ("module: "), which once met has none.
- */
+/* Must a prefixed hit skip arguments, or learn? A text prefix, once met, has none. */
 static __always_inline bool dyndbg_must_skip(struct dyndbg_site *dd, const char *fmt)
 {
 	/* Pairs with dyndbg_learn_prefix()'s release: nskip is complete. */
