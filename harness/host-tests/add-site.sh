@@ -79,10 +79,16 @@ else
 fi
 exit $rc
 EOF
-# The real tree is not grafted while the view is up (make check's series
-# and graft-bad-patch tests graft): overlayfs wants its lower tree still.
+# The real tree is not grafted, nor its series tree (build/series/tree)
+# written, while the view is up: overlayfs wants its lower tree still, and
+# git in the view saw the index.lock of a git am of make check's series
+# test. Both locks, graft's first: graft.sh takes only its own, and
+# series.py and host/series take the series lock without grafting.
 exec 8> "$B/graft.lock"
 flock 8
+mkdir -p "$B/series"
+exec 7> "$B/series/.lock"
+flock 7
 rc=0
 unshare -m --propagation private bash "$tmp/inside.sh" "$TOP" "$tmp" "$tmp/wt.log" || rc=$?
 cp "$tmp/wt.log" "$LOGS/walkthrough-add-site.log" 2> /dev/null || true

@@ -41,8 +41,14 @@ walk series-patches
 n=$(grep -c '/0[0-9][0-9][0-9]-' "$LOGS/walkthrough-series-patches.log")
 echo "make patches: $n files in build/patches (cover letter included)"
 python3 "$TOP/harness/series.py" check
+# The tree is written under series.py's lock, which host/add-site holds
+# while it reads the tree from its view.
+exec 7> "$B/series/.lock"
+flock 7
 git -C "$B/series/tree" checkout -q -f -B guide v6.12-base
 walk series-am
+flock -u 7
+exec 7>&-
 
 # No patch (nor the cover letter) names the repository's harness: its
 # paths (harness/, build/, .ci/), its targets (make check, bench,
