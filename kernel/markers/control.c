@@ -44,11 +44,11 @@
 #include "events.h"
 #include "internal.h"
 
-/* The most globs in markers.enable=. */
-#define MARKER_BOOT_GLOBS	32
+/* The most items in markers.enable=. */
+#define MARKER_BOOT_ITEMS	32
 
 /*
- * marker_control_mutex protects marker_builtins and the globs of
+ * marker_control_mutex protects marker_builtins and the items of
  * markers.enable=, and serializes control writes. It nests outside
  * marker_mutex (taken by marker_change() and marker_walk_names()).
  */
@@ -550,24 +550,25 @@ static const struct file_operations marker_control_fops = {
 
 static char marker_boot_globs[MARKER_CONTROL_MAX];
 module_param_string(enable, marker_boot_globs, sizeof(marker_boot_globs), 0444);
-MODULE_PARM_DESC(enable, "Comma-separated name globs to send to the trace buffer");
+MODULE_PARM_DESC(enable,
+		 "Comma-separated name globs, or enable commands without the verb, to send to the trace buffer");
 
 /*
- * The globs of markers.enable=, split (in a copy) at boot; NULL-terminated.
- * Written once at boot and read at each module arrival, both under
- * marker_control_mutex.
+ * The items of markers.enable=, parsed (in a copy) at boot into enable
+ * commands. Written once at boot and read at each module arrival, both
+ * under marker_control_mutex.
  */
 static char marker_boot_split[MARKER_CONTROL_MAX];
-static char *marker_boot_glob[MARKER_BOOT_GLOBS + 1];
+static struct marker_cmd marker_boot_cmds[MARKER_BOOT_ITEMS];
+static unsigned int marker_boot_ncmds;
 
-/* marker_name_fn: does the name match a boot glob (in the module of @ctx)? */
+/* marker_name_fn: does an item of markers.enable= take the name? */
 static int marker_match_boot(void *ctx, struct marker_name *mn)
 {
 	struct marker_plan *c = ctx;
-	unsigned int i;
+	unsigned int i, matched = c->matched;
+	int ret;
 
-	if (!mn->nr_sites || strlen(mn->key) >= MARKER_KEY_MAX)
-		return 0;
 	if (c->mod && !marker_name_in_module(mn, c->mod->name))
 		return 0;
 	/*
@@ -577,28 +578,29 @@ static int marker_match_boot(void *ctx, struct marker_name *mn)
 	 */
 	if (c->mod && c->live != !!strchr(mn->key, '.'))
 		return 0;
-	for (i = 0; marker_boot_glob[i]; i++) {
-		if (!glob_match(marker_boot_glob[i], mn->key))
-			continue;
-		if (c->nkeys >= MARKER_CONTROL_KEYS)
-			return -E2BIG;
-		c->nkeys++;
-		return marker_plan_set(c, mn->key, MARKER_SINK_TRACE, true);
+	/* The first item that takes the name switches it. */
+	for (i = 0; i < marker_boot_ncmds && c->matched == matched; i++) {
+		c->cmd = &marker_boot_cmds[i];
+		ret = marker_match_cmd(c, mn);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
 
-/* Index the dynamic debug sites that the globs of markers.enable= name. */
+/* Index the dynamic debug sites that the items of markers.enable= name. */
 static void marker_boot_lookup(void)
 {
+	struct marker_place place;
 	unsigned int i;
 	int ret;
 
 	lockdep_assert_held(&marker_control_mutex);
-	for (i = 0; marker_boot_glob[i]; i++) {
-		ret = marker_lookup_sites(marker_boot_glob[i]);
+	for (i = 0; i < marker_boot_ncmds; i++) {
+		ret = marker_lookup_sites_at(marker_boot_cmds[i].name,
+					     marker_cmd_place(&marker_boot_cmds[i], &place));
 		if (ret)
-			pr_warn("markers.enable: %s: %d\n", marker_boot_glob[i], ret);
+			pr_warn("markers.enable: %s: %d\n", marker_boot_cmds[i].name, ret);
 	}
 }
 
@@ -610,7 +612,7 @@ static void marker_boot_enable(struct module *mod)
 	int ret;
 
 	mutex_lock(&marker_control_mutex);
-	if (!marker_boot_glob[0])
+	if (!marker_boot_ncmds)
 		goto unlock;
 	c = marker_plan_alloc();
 	if (!c) {
@@ -660,7 +662,7 @@ static struct notifier_block marker_control_module_nb = {
 static int __init marker_control_init(void)
 {
 	unsigned int n = 0;
-	char *p = marker_boot_split, *g;
+	char *p = marker_boot_split, *g, *copy;
 
 	debugfs_create_file("control", 0600, marker_debugfs_dir, NULL,
 			    &marker_control_fops);
@@ -668,16 +670,23 @@ static int __init marker_control_init(void)
 	mutex_lock(&marker_control_mutex);
 	strscpy(marker_boot_split, marker_boot_globs, sizeof(marker_boot_split));
 	while ((g = strsep(&p, ","))) {
-		if (!*g)
+		if (!*skip_spaces(g))
 			continue;
-		if (!marker_glob_valid(g))
-			pr_warn("markers.enable: ignoring malformed glob \"%s\"\n", g);
-		else if (n < MARKER_BOOT_GLOBS)
-			marker_boot_glob[n++] = g;
+		if (n == MARKER_BOOT_ITEMS) {
+			pr_warn("markers.enable: ignoring items past %d\n",
+				MARKER_BOOT_ITEMS);
+			break;
+		}
+		/* Quoted from a copy: the parse cuts the item into words. */
+		copy = kstrdup(g, GFP_KERNEL);
+		if (marker_boot_parse(g, &marker_boot_cmds[n]))
+			pr_warn("markers.enable: ignoring malformed item \"%s\"\n",
+				copy ?: "");
 		else
-			pr_warn("markers.enable: ignoring globs past %d\n",
-				MARKER_BOOT_GLOBS);
+			n++;
+		kfree(copy);
 	}
+	marker_boot_ncmds = n;
 	mutex_unlock(&marker_control_mutex);
 
 	marker_boot_enable(NULL);

@@ -54,6 +54,7 @@ const void *marker_builtin_func(bool sdt, enum marker_sink sink);
 
 /* control_parse.c: the grammar. */
 int marker_control_parse(char *buf, struct marker_cmd *cmds, unsigned int max);
+int marker_boot_parse(char *s, struct marker_cmd *cmd);
 /* A glob: 1..MARKER_GLOB_MAX of [A-Za-z0-9_:*?!-] and balanced [...]. */
 bool marker_glob_valid(const char *g);
 

@@ -8,8 +8,9 @@
  *
  * marker_control_parse() splits a write into commands (by newline and
  * ';', '#' comments dropped) and parses each into a struct marker_cmd;
- * control.c applies them. See "The control file" in
- * Documentation/trace/markers.rst.
+ * control.c applies them. marker_boot_parse() parses an item of
+ * markers.enable=: a glob, or an enable command's words without its verb.
+ * See "The control file" in Documentation/trace/markers.rst.
  */
 
 #include <linux/ctype.h>
@@ -140,20 +141,11 @@ static int marker_parse_keyword(struct marker_cmd *cmd, const char *word,
 	return 0;
 }
 
-/* Parse one command (a NUL-terminated, modifiable string) into @cmd. */
-static int marker_parse_cmd(char *s, struct marker_cmd *cmd)
+/* Parse the keywords and values of a command, after its verb, into @cmd. */
+static int marker_parse_words(char *s, struct marker_cmd *cmd)
 {
 	char *word, *val;
 	int ret;
-
-	memset(cmd, 0, sizeof(*cmd));
-	cmd->sink = MARKER_SINK_TRACE;
-	word = strsep(&s, " \t");
-	if (!strcmp(word, "enable"))
-		cmd->enable = true;
-	else if (strcmp(word, "disable"))
-		return -EINVAL;
-	cmd->any_sink = !cmd->enable;
 
 	for (;;) {
 		if (s)
@@ -172,6 +164,49 @@ static int marker_parse_cmd(char *s, struct marker_cmd *cmd)
 	}
 	return cmd->name ? 0 : -EINVAL;
 }
+
+/* Parse one command (a NUL-terminated, modifiable string) into @cmd. */
+static int marker_parse_cmd(char *s, struct marker_cmd *cmd)
+{
+	char *verb;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->sink = MARKER_SINK_TRACE;
+	verb = strsep(&s, " \t");
+	if (!strcmp(verb, "enable"))
+		cmd->enable = true;
+	else if (strcmp(verb, "disable"))
+		return -EINVAL;
+	cmd->any_sink = !cmd->enable;
+	return marker_parse_words(s, cmd);
+}
+
+/**
+ * marker_boot_parse - parse one item of markers.enable=
+ * @s: the item, NUL-terminated; modified
+ * @cmd: where to store it, as an enable command
+ *
+ * An item is a glob on names, or the words of an enable command after
+ * its verb: "name GLOB" and any of "module", "provider", "file", "line"
+ * and "to", as the control file takes them.
+ *
+ * Return: 0, or -EINVAL for an item that does not parse (@cmd is then
+ * not to be used).
+ */
+int marker_boot_parse(char *s, struct marker_cmd *cmd)
+{
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->enable = true;
+	cmd->sink = MARKER_SINK_TRACE;
+	s = strim(s);
+	if (strpbrk(s, " \t"))
+		return marker_parse_words(s, cmd);
+	if (!marker_glob_valid(s))
+		return -EINVAL;
+	cmd->name = s;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(marker_boot_parse);
 
 /**
  * marker_control_parse - split and parse the commands of one write

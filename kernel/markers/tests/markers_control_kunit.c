@@ -22,6 +22,14 @@ static int control_parse(struct kunit *test, const char *text,
 	return marker_control_parse(buf, cmds, max);
 }
 
+static int boot_parse(struct kunit *test, const char *text, struct marker_cmd *cmd)
+{
+	char *buf = kunit_kstrdup(test, text, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	return marker_boot_parse(buf, cmd);
+}
+
 static void markers_test_control_parse(struct kunit *test)
 {
 	static const char * const bad[] = {
@@ -117,11 +125,50 @@ static void markers_test_control_parse_place(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		KUNIT_EXPECT_EQ_MSG(test, control_parse(test, bad[i], cmds, 2),
 				    -EINVAL, "\"%s\"", bad[i]);
+
+	/* An item of markers.enable= asks for a place the same way. */
+	KUNIT_ASSERT_EQ(test, boot_parse(test, "name *.* file marker-example.c line 30-40",
+					 &cmds[0]), 0);
+	KUNIT_EXPECT_TRUE(test, cmds[0].enable);
+	KUNIT_EXPECT_STREQ(test, cmds[0].name, "*.*");
+	KUNIT_EXPECT_STREQ(test, cmds[0].file, "marker-example.c");
+	KUNIT_EXPECT_EQ(test, cmds[0].first, 30);
+	KUNIT_EXPECT_EQ(test, cmds[0].last, 40);
+	KUNIT_EXPECT_EQ(test, boot_parse(test, "name x line 0", &cmds[0]), -EINVAL);
+	KUNIT_EXPECT_EQ(test, boot_parse(test, "file a.c", &cmds[0]), -EINVAL);
+}
+
+/* An item of markers.enable=: a glob, or an enable command's words. */
+static void markers_test_boot_parse(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"", " ", "[bad", "a/b", "enable name x", "name", "module m",
+		"name x module", "name x module bad/name", "name x foo bar",
+	};
+	struct marker_cmd cmd;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, boot_parse(test, "subsys_*", &cmd), 0);
+	KUNIT_EXPECT_TRUE(test, cmd.enable);
+	KUNIT_EXPECT_STREQ(test, cmd.name, "subsys_*");
+	KUNIT_EXPECT_EQ(test, cmd.sink, MARKER_SINK_TRACE);
+	KUNIT_EXPECT_NULL(test, cmd.file);
+	KUNIT_EXPECT_EQ(test, cmd.first, 0);
+
+	KUNIT_ASSERT_EQ(test, boot_parse(test, " name p:* module sdt_example to printk ",
+					 &cmd), 0);
+	KUNIT_EXPECT_STREQ(test, cmd.module, "sdt_example");
+	KUNIT_EXPECT_EQ(test, cmd.sink, MARKER_SINK_PRINTK);
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, boot_parse(test, bad[i], &cmd), -EINVAL,
+				    "\"%s\"", bad[i]);
 }
 
 static struct kunit_case markers_control_test_cases[] = {
 	KUNIT_CASE(markers_test_control_parse),
 	KUNIT_CASE(markers_test_control_parse_place),
+	KUNIT_CASE(markers_test_boot_parse),
 	{}
 };
 
