@@ -277,9 +277,13 @@ run_job() {
 	# The markers.enable= boot, with no preemption, and call depth
 	# tracking (retbleed=stuff) with the SDT suite: one boot, whose
 	# command line both need (a boot's start and its leak scans cost
-	# about 35 s on the debugging kernel).
+	# about 35 s on the debugging kernel). Its items: globs, one
+	# malformed, and a selection by file and line, of the second
+	# pr_debug() of marker_example_open(), the line of "open flags".
 	boot/boot-param)
-		GUEST_APPEND="preempt=none markers.enable=module_*,subsys_open,sdt_example:read,marker_example.marker_example_read,main.layout_sections,[bad retbleed=force,stuff spectre_v2=retpoline" \
+		local ln
+		ln=$(grep -n 'pr_debug("open flags ' "$KSRC/samples/markers/marker-example.c" | cut -d: -f1)
+		GUEST_APPEND="preempt=none markers.enable=\"module_*,subsys_open,sdt_example:read,marker_example.marker_example_read,main.layout_sections,[bad,name marker_example.* file marker-example.c line $ln\" retbleed=force,stuff spectre_v2=retpoline" \
 			boot "$w" boot-param "$LOGS/boot-param-guest.log" -t 600 \
 			"$TOP/harness/guest/boot-param-retbleed.sh" $GUEST_TOOLS ;;
 	# Lockdown: the build tree's sdt-example.ko is the unsigned module.

@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Booted with markers.enable=module_*,subsys_open,sdt_example:read,
-# marker_example.marker_example_read,main.layout_sections,[bad: names
-# armed at boot and when modules load later, the keys of dynamic debug
-# sites at boot (vmlinux's pr_debug() in layout_sections(), at every
-# module load) and once their module is live (and the series'
-# ftracetest case of the parameter); and with preempt=none, the
-# PREEMPT_DYNAMIC kernel's other end.
+# Booted with markers.enable="module_*,subsys_open,sdt_example:read,
+# marker_example.marker_example_read,main.layout_sections,[bad,name
+# marker_example.* file marker-example.c line N": names armed at boot
+# and when modules load later, the keys of dynamic debug sites at boot
+# (vmlinux's pr_debug() in layout_sections(), at every module load) and
+# once their module is live, by key and by file and line (N: the second
+# pr_debug() of marker_example_open()), and the series' ftracetest case
+# of the parameter; and with preempt=none, the PREEMPT_DYNAMIC kernel's
+# other end.
 . /harness/lib.sh
 C=/sys/kernel/debug/markers/control
 T=/sys/kernel/tracing/trace
@@ -20,7 +22,7 @@ boot_armed() {
 		fail "main.layout_sections: $(grep '^main.layout_sections' $C)"
 	# The whole log, not step_dmesg: the warning is the boot's own, printed
 	# as the command line is parsed, before any job runs.
-	dmesg | grep -q 'markers.enable: ignoring malformed glob "\[bad"' || fail "no warning for [bad"
+	dmesg | grep -q 'markers.enable: ignoring malformed item "\[bad"' || fail "no warning for [bad"
 }
 later_modules() {
 	modprobe marker-example || fail "modprobe"
@@ -40,6 +42,11 @@ later_modules() {
 		fail "marker_example.marker_example_open armed"
 	grep -q 'marker_example_read: read count [0-9]* pos 0 comm cat ' $T ||
 		fail "no marker_example_read record"
+	# By file and line: the second site of marker_example_open(), alone.
+	grep '^marker_example.marker_example_open.2 ' $C | grep -q ' armed 1 ' ||
+		fail "marker_example.marker_example_open.2: $(grep '^marker_example.marker_example_open.2 ' $C)"
+	grep -q 'marker_example_open__2: open flags ' $T || fail "no marker_example_open__2 record"
+	grep -q 'marker_example_open: ' $T && fail "a marker_example_open record"
 	grep -q 'layout_sections: Core section allocation order for marker_example:$' $T ||
 		fail "no layout_sections record"
 }
