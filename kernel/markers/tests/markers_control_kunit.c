@@ -142,7 +142,7 @@ static void markers_test_control_parse_place(struct kunit *test)
 static void markers_test_boot_parse(struct kunit *test)
 {
 	static const char * const bad[] = {
-		"", " ", "[bad", "a/b", "enable name x", "name", "module m",
+		"", " ", "[bad", "a/b", "enable name x", "name x to", "module m",
 		"name x module", "name x module bad/name", "name x foo bar",
 	};
 	struct marker_cmd cmd;
@@ -152,8 +152,10 @@ static void markers_test_boot_parse(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cmd.enable);
 	KUNIT_EXPECT_STREQ(test, cmd.name, "subsys_*");
 	KUNIT_EXPECT_EQ(test, cmd.sink, MARKER_SINK_TRACE);
-	KUNIT_EXPECT_NULL(test, cmd.file);
-	KUNIT_EXPECT_EQ(test, cmd.first, 0);
+	KUNIT_EXPECT_NULL(test, cmd.module);
+	/* A single word is a glob, even a keyword's. */
+	KUNIT_ASSERT_EQ(test, boot_parse(test, "name", &cmd), 0);
+	KUNIT_EXPECT_STREQ(test, cmd.name, "name");
 
 	KUNIT_ASSERT_EQ(test, boot_parse(test, " name p:* module sdt_example to printk ",
 					 &cmd), 0);
