@@ -569,6 +569,7 @@ static int marker_match_boot(void *ctx, struct marker_name *mn)
 	unsigned int i, matched = c->matched;
 	int ret;
 
+	lockdep_assert_held(&marker_control_mutex);
 	if (c->mod && !marker_name_in_module(mn, c->mod->name))
 		return 0;
 	/*
