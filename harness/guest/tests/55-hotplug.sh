@@ -11,7 +11,7 @@ T=/sys/kernel/tracing/trace
 E=/sys/kernel/tracing/events
 L=/sys/kernel/debug/markers/list
 H=/sys/devices/system/cpu/cpu1/online
-ROUNDS=${HOTPLUG_ROUNDS:-10}
+ROUNDS=${HOTPLUG_ROUNDS:-5}
 [ -w $H ] || fail "cpu1 cannot be taken offline"
 modprobe marker-example || fail "modprobe marker-example"
 modprobe sdt-example || fail "modprobe sdt-example"
