@@ -330,6 +330,10 @@ def write_new(path, text, mode=None):
 
 
 def reset_to_base():
+    # A git am that stopped midway (a patch that did not apply, a run
+    # killed) leaves its session, and the next git am refuses to start.
+    if os.path.isdir(os.path.join(BASE, ".git", "rebase-apply")):
+        git("am", "--abort")
     git("checkout", "-q", "-f", "--detach", "v6.12-base")
     git("clean", "-q", "-f", "-d", "-x", "--", *OVERLAY_DIRS, *OVERLAY_FILES)
 
