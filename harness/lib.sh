@@ -36,6 +36,11 @@ test)	SFX=
 		SFX=-debug
 		LOGS=$B/logs-debug
 		FRAGMENTS="$FRAGMENTS $CONFIGS/markers-debug.config"
+	fi
+	# arm64's without DWARF and BTF, which its tests do not read (see
+	# markers-nobtf.config).
+	if [ "$KARCH" = arm64 ]; then
+		FRAGMENTS="$FRAGMENTS $CONFIGS/markers-nobtf.config"
 	fi ;;
 bench)	SFX=-bench
 	FRAGMENTS="$BASE_FRAGMENTS" ;;

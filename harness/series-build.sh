@@ -69,6 +69,12 @@ mkdir -p "$obj"
 if [ $mode = full ] && [ -z "${SERIES_DEBUG:-}" ]; then
 	FRAGMENTS=${FRAGMENTS/$CONFIGS\/markers-debug.config/}
 fi
+# Neither mode reads DWARF or BTF: without them each compile is about a
+# third cheaper (markers-nobtf.config; already there on arm64).
+case " $FRAGMENTS " in
+*/markers-nobtf.config*) ;;
+*) FRAGMENTS="$FRAGMENTS $CONFIGS/markers-nobtf.config" ;;
+esac
 SMAKE=(make -C "$tree" O="$obj" ARCH=$KARCH "${KCROSS[@]}" "${KCC[@]}" HOSTCC="ccache gcc" -j"$NPROC")
 
 # --objects: the symbols the kernel defines without the series. The full
