@@ -69,8 +69,8 @@ mkdir -p "$obj"
 if [ $mode = full ] && [ -z "${SERIES_DEBUG:-}" ]; then
 	FRAGMENTS=${FRAGMENTS/$CONFIGS\/markers-debug.config/}
 fi
-# Neither mode reads DWARF or BTF: without them each compile is about a
-# third cheaper (markers-nobtf.config; already there on arm64).
+# Neither mode reads DWARF or BTF: without them a build is about a
+# fifth cheaper (markers-nobtf.config; already there on arm64).
 case " $FRAGMENTS " in
 */markers-nobtf.config*) ;;
 *) FRAGMENTS="$FRAGMENTS $CONFIGS/markers-nobtf.config" ;;
