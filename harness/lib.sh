@@ -93,6 +93,13 @@ OVERLAY_DIRS="include kernel arch samples scripts Documentation lib tools"
 OVERLAY_FILES="Kconfig.marker"
 
 export CCACHE_BASEDIR=$B
+# ccache's depend mode: a miss runs the compiler once and takes the
+# headers from its -MMD output, where the default mode runs the
+# preprocessor first. Compiling kernel/ of the arm64 test kernel from an
+# empty cache (2026-12-07, two runs each): 84 and 99 s without ccache,
+# 125 and 131 s with it, 88 and 89 s in depend mode; a full rebuild in
+# .ci/run is mostly misses.
+export CCACHE_DEPEND=1
 KMAKE=(make -C "$KSRC" O="$KOBJ" ARCH=$KARCH "${KCROSS[@]}" "${KCC[@]}" HOSTCC="ccache gcc" -j"$NPROC")
 
 say() { printf '%s\n' "$*" >&2; }
