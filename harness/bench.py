@@ -285,13 +285,22 @@ def main():
            "no figures" if a is None else "arm %d syncs, disarm %d syncs, %d grace periods"
            % (a["arm_syncs"], a["disarm_syncs"], a["gps"]))
     # Against its anchor: a static key with as many jump-label sites.
+    # arm64, from function_graph call counts on the test kernel
+    # (2026-12-07, marker_bench_1000's 1998 sites against 1999 of the key).
+    arm64_arming_why = (". On arm64 the writes dominate: 2998 instructions for 1998 "
+                        "sites against the key's 1999, each written by "
+                        "aarch64_insn_patch_text_nosync() through a fixmap mapping of "
+                        "its own (two __set_fixmap(), vmalloc_to_page(), a spinlock); "
+                        "then per site mark_update(), the probe's format check, and the "
+                        "batch's sort")
     m, k = arm_insns("marker_bench_1000", "arm_ns"), arm_insns("bench_key_1000", "arm_ns")
     r = m / k if m and k else None
     target("arming 1000 MARK() sites <= 1.5 x static key", r is not None and r <= 1.5,
            "no instruction counts" if r is None else
            "%.2f: beyond the writes (a MARK() site's jump and call against a key's "
            "jump), the registry's work per site: finding a name's sites, queueing, "
-           "ordering and making their instructions" % r)
+           "ordering and making their instructions%s" % (r, arm64_arming_why
+                                                        if arch == "arm64" else ""))
     if r is not None:
         print("  %-44s %.2f = %d / %d" % ("  (arm marker_bench_1000 / bench_key_1000)", r, m, k))
 
