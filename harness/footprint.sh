@@ -19,7 +19,9 @@
 # CONFIG_DYNAMIC_DEBUG (pr_debug() compiles to nothing there).
 # Writes $B/footprint-bench.csv for make bench's kernel (footprint.csv
 # for the test kernel, footprint-bench-arm64.csv...): kind,sites,
-# alloc_bytes,file_bytes,alloc_per_site,file_per_site.
+# alloc_bytes,file_bytes,alloc_per_site,file_per_site; and, for mark2 and
+# trace_event, where those bytes go, section by section, in
+# footprint-bench-sections.csv: kind,section,alloc_per_site.
 # --run (make bench) also boots the kernel with modules of $N_RUN sites of
 # mark2, sdt1, trace_event, define_event and declare_trace, and prints
 # the memory each site takes at run time, loaded and at first use
@@ -149,16 +151,34 @@ make -s -C "$KOBJ" M="$dir" ARCH="$KARCH" "${KCROSS[@]}" "${KCC[@]}" modules > "
 
 strip_cmd="strip"
 [ "$KARCH" != arm64 ] || strip_cmd=aarch64-linux-gnu-strip
-# alloc KO: the bytes of its allocated sections; file KO: stripped size.
-alloc() {
+# sections KO: "name bytes" of each of its allocated sections;
+# alloc KO: their sum; file KO: its stripped size.
+sections() {
 	readelf -SW "$1" | python3 -c '
 import re, sys
-total = 0
 for line in sys.stdin:
     m = re.match(r"\s*\[\s*\d+\]\s+(\S+)\s+(\S+)\s+\S+\s+\S+\s+([0-9a-f]+)\s+\S+\s+(\S*)", line)
     if m and "A" in m.group(4) and re.fullmatch("[A-Z]+", m.group(4)):
-        total += int(m.group(3), 16)
-print(total)'
+        print(m.group(1), int(m.group(3), 16))'
+}
+alloc() {
+	sections "$1" | awk '{ t += $2 } END { print t + 0 }'
+}
+# breakdown KIND: where KIND's allocated bytes a site go, section by
+# section (the change of each over N sites, divided by N), printed and
+# added to $scsv.
+breakdown() {
+	printf '  %s, allocated bytes a site by section:' "$1"
+	LC_ALL=C join -a1 -a2 -e0 -o 0,1.2,2.2 <(sections "$dir/fp_${1}_0.ko" | LC_ALL=C sort) \
+		<(sections "$dir/fp_${1}_$N.ko" | LC_ALL=C sort) |
+		awk -v n="$N" -v k="$1" -v csv="$scsv" '{
+			d = ($3 - $2) / n
+			if (!d)
+				next
+			printf "%s %s %.1f", sep, $1, d
+			sep = ","
+			printf "%s,%s,%.1f\n", k, $1, d >> csv
+		} END { print "" }'
 }
 file_size() {
 	$strip_cmd --strip-debug -o "$1.stripped" "$1"
@@ -188,7 +208,11 @@ for k in $kinds; do
 done
 # The issue's target: a MARK() site at most a tenth of a TRACE_EVENT.
 target "$csv" 5 0.1 "MARK() with 2 arguments / TRACE_EVENT of the same fields"
-echo "CSV: $csv"
+scsv=$B/footprint$tag-sections.csv
+echo "kind,section,alloc_per_site" > "$scsv"
+breakdown mark2
+breakdown trace_event
+echo "CSV: $csv, $scsv"
 [ $run = 1 ] || exit 0
 
 # Run time: what the sites of each kind take in the guest, loaded and at

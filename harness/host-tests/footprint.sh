@@ -4,7 +4,8 @@
 # they stand as they must whatever the configuration: an SDT site adds
 # less than a MARK() with as many arguments, a MARK() less than a bare
 # tracepoint, and a bare tracepoint less than a DEFINE_EVENT, itself less
-# than a TRACE_EVENT; more MARK() arguments, more bytes.
+# than a TRACE_EVENT; more MARK() arguments, more bytes. Its breakdown by
+# section adds up.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -24,4 +25,13 @@ lt mark2 mark6
 lt mark2 declare_trace
 lt declare_trace define_event
 lt define_event trace_event
+# Where a MARK() site's bytes go: its sections add up to its figure, and
+# its record in __markers is six 32-bit offsets.
+scsv=${csv%.csv}-sections.csv
+sum=$(awk -F, '$1 == "mark2" { t += $3 } END { printf "%d", t + 0.5 }' "$scsv")
+[ "$sum" -ge $(($(per mark2) - 1)) ] && [ "$sum" -le $(($(per mark2) + 1)) ] ||
+	{ echo "mark2's sections add up to $sum bytes a site, its figure is $(per mark2)"; exit 1; }
+rec=$(awk -F, '$1 == "mark2" && $2 == "__markers" { print $3 }' "$scsv")
+[ "$rec" = 24.0 ] || { echo "mark2's __markers: '$rec' bytes a site, want 24.0"; exit 1; }
 echo "footprint: $(tr '\n' ' ' < "$csv")"
+echo "footprint: $(grep '^mark2,' "$scsv" | cut -d, -f2,3 | tr '\n' ' ')"
