@@ -15,15 +15,16 @@
 #   define_event	a DEFINE_EVENT of a class the module has anyway
 #			(against a module with the class and one event)
 #   declare_trace	a bare DECLARE_TRACE() tracepoint, no event
-# A pr_debug() site has no row while the bench kernel has no
-# CONFIG_DYNAMIC_DEBUG (pr_debug() compiles to nothing there).
+#   pr_debug		a pr_debug() of the same format, with
+#			CONFIG_DYNAMIC_DEBUG (without it pr_debug()
+#			compiles to nothing: no row)
 # Writes $B/footprint-bench.csv for make bench's kernel (footprint.csv
 # for the test kernel, footprint-bench-arm64.csv...): kind,sites,
 # alloc_bytes,file_bytes,alloc_per_site,file_per_site; and, for mark2 and
 # trace_event, where those bytes go, section by section, in
 # footprint-bench-sections.csv: kind,section,alloc_per_site.
 # --run (make bench) also boots the kernel with modules of $N_RUN sites of
-# mark2, sdt1, trace_event, define_event and declare_trace, and prints
+# mark2, sdt1, trace_event, define_event, declare_trace and pr_debug, and prints
 # the memory each site takes at run time, loaded and at first use
 # (harness/guest/footprint-run.sh), into footprint-run-bench.csv.
 set -euo pipefail
@@ -39,6 +40,11 @@ dir=$B/footprint$tag
 rm -rf "$dir"
 mkdir -p "$dir"
 kinds="mark0 mark2 mark6 sdt1 sdt6 trace_event define_event declare_trace"
+run_kinds="mark2 sdt1 trace_event define_event declare_trace"
+if grep -qx 'CONFIG_DYNAMIC_DEBUG=y' "$KOBJ/.config"; then
+	kinds="$kinds pr_debug"
+	run_kinds="$run_kinds pr_debug"
+fi
 
 # site KIND I: the site of function I.
 site() {
@@ -50,6 +56,7 @@ site() {
 	sdt6) echo "SDT_PROBE(fp, s$2, v, v + 1, v + 2, v + 3, s, s + 1);" ;;
 	trace_event | define_event) echo "trace_fp_e$2(v, s);" ;;
 	declare_trace) echo "trace_fp_t$2(v, s);" ;;
+	pr_debug) echo "pr_debug(\"v %d s %s\\n\", v, s);" ;;
 	esac
 }
 
@@ -140,7 +147,6 @@ for k in $kinds; do
 	module "$k" 0
 	module "$k" "$N"
 done
-run_kinds="mark2 sdt1 trace_event define_event declare_trace"
 if [ $run = 1 ]; then
 	for k in $run_kinds; do
 		module "$k" "$N_RUN"

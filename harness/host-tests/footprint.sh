@@ -25,6 +25,10 @@ lt mark2 mark6
 lt mark2 declare_trace
 lt declare_trace define_event
 lt define_event trace_event
+# A pr_debug() (the test kernel has dynamic debug): its _ddebug record,
+# strings and call, more than an SDT site and less than a tracepoint.
+lt sdt1 pr_debug
+lt pr_debug declare_trace
 # Where a MARK() site's bytes go: its sections add up to its figure, and
 # its record in __markers is six 32-bit offsets.
 scsv=${csv%.csv}-sections.csv
