@@ -239,14 +239,23 @@ def main():
                  why=": with two probes a MARK() site calls __marker_iterate(), which "
                  "hands each probe a copy of the va_list of the site's argument array; a "
                  "tracepoint calls each probe directly with its typed arguments")
+    # arm64 has no call trampoline: no sdt_call rows to compare with.
     sdt_calls = arch != "arm64"
-    thunk_why = (": a thunk saves and restores the 9 caller-saved registers (18 "
-                 "instructions), the flags, a frame for the unwinder, counts the hit and "
-                 "passes the arguments as a u64 array; the tracepoint's probe call passes "
-                 "them in registers")
     if sdt_calls:
-        ratio_target("sdt_thunk_1arg", "tracepoint_armed", 2.0, why=thunk_why)
-        ratio_target("sdt_thunk_4args", "tracepoint_armed", 2.5, why=thunk_why)
+        thunk_why = (": a thunk saves and restores the 9 caller-saved registers (18 "
+                     "instructions), the flags, a frame for the unwinder, counts the hit "
+                     "and passes the arguments as a u64 array; the tracepoint's probe call "
+                     "passes them in registers")
+    else:
+        thunk_why = (": an arm64 thunk saves and restores x0-x18 and x30 (20 "
+                     "instructions), NZCV and a frame record, passes the arguments as a "
+                     "u64 array and calls the probe through sdt_thunk_gate(), C with a "
+                     "frame of its own, the preempt count, the live flag and a per-CPU "
+                     "hit counter (whose this_cpu_inc() raises the preempt count again); "
+                     "the tracepoint's probe call passes them in registers")
+    ratio_target("sdt_thunk_1arg", "tracepoint_armed", 2.0, why=thunk_why)
+    ratio_target("sdt_thunk_4args", "tracepoint_armed", 2.5, why=thunk_why)
+    if sdt_calls:
         ratio_target("sdt_thunk_1arg", "sdt_call_1arg", 1.0, strict=True)
     ratio_target("mark_event", "trace_event", 1.1)
     ratio_target("bpf_mark_event", "bpf_trace_event", 1.1,
