@@ -247,12 +247,16 @@ def main():
                      "and passes the arguments as a u64 array; the tracepoint's probe call "
                      "passes them in registers")
     else:
+        # Counted per instruction through one hit (2026-12-07): thunk 38,
+        # gate 47 (hit counter 17), sdt_thunk_site() 26, probe 3, site 1.
         thunk_why = (": an arm64 thunk saves and restores x0-x18 and x30 (20 "
-                     "instructions), NZCV and a frame record, passes the arguments as a "
-                     "u64 array and calls the probe through sdt_thunk_gate(), C with a "
-                     "frame of its own, the preempt count, the live flag and a per-CPU "
-                     "hit counter (whose this_cpu_inc() raises the preempt count again); "
-                     "the tracepoint's probe call passes them in registers")
+                     "instructions), NZCV and a frame record (38 in all), and calls "
+                     "sdt_thunk_gate(), C with its own frame, the preempt count, the "
+                     "live flag and a hit counter whose this_cpu_inc() raises the "
+                     "preempt count again (47), which calls sdt_thunk_site(), which "
+                     "reads the site's probes and iterates over them (26): arm64's "
+                     "thunk serves its site, not its probes. See markers.rst for the "
+                     "floor (about 1.7 times)")
     ratio_target("sdt_thunk_1arg", "tracepoint_armed", 2.0, why=thunk_why)
     ratio_target("sdt_thunk_4args", "tracepoint_armed", 2.5, why=thunk_why)
     if sdt_calls:
