@@ -24,7 +24,8 @@
 # trace_event, where those bytes go, section by section, in
 # footprint-bench-sections.csv: kind,section,alloc_per_site.
 # --run (make bench) also boots the kernel with modules of $N_RUN sites of
-# mark2, sdt1, trace_event, define_event, declare_trace and pr_debug, and prints
+# mark2, sdt1, trace_event, define_event, declare_trace and (with
+# CONFIG_MARKERS_DYNDBG) pr_debug, and prints
 # the memory each site takes at run time, loaded and at first use
 # (harness/guest/footprint-run.sh), into footprint-run-bench.csv.
 set -euo pipefail
@@ -41,9 +42,13 @@ rm -rf "$dir"
 mkdir -p "$dir"
 kinds="mark0 mark2 mark6 sdt1 sdt6 trace_event define_event declare_trace"
 run_kinds="mark2 sdt1 trace_event define_event declare_trace"
+# A pr_debug()'s image needs dynamic debug; its first use, enabling its
+# event through the control file, needs the markers' dynamic debug sites.
 if grep -qx 'CONFIG_DYNAMIC_DEBUG=y' "$KOBJ/.config"; then
 	kinds="$kinds pr_debug"
-	run_kinds="$run_kinds pr_debug"
+	if grep -qx 'CONFIG_MARKERS_DYNDBG=y' "$KOBJ/.config"; then
+		run_kinds="$run_kinds pr_debug"
+	fi
 fi
 
 # site KIND I: the site of function I.

@@ -29,8 +29,11 @@ lt define_event trace_event
 # strings and call, more than an SDT site and less than a tracepoint.
 lt sdt1 pr_debug
 lt pr_debug declare_trace
-# Where a MARK() site's bytes go: its sections add up to its figure, and
-# its record in __markers is six 32-bit offsets.
+# Where a MARK() site's bytes go: the breakdown misses no section (its
+# sections add up to the site's figure, which sums the same sections: a
+# check of the join, not of the kernel), and the site's record in
+# __markers is six 32-bit offsets, as arch/*/include/asm/marker.h lays
+# it out.
 scsv=${csv%.csv}-sections.csv
 sum=$(awk -F, '$1 == "mark2" { t += $3 } END { printf "%d", t + 0.5 }' "$scsv")
 [ "$sum" -ge $(($(per mark2) - 1)) ] && [ "$sum" -le $(($(per mark2) + 1)) ] ||
