@@ -17,6 +17,7 @@
 #include <linux/err.h>
 #include <linux/sdt.h>
 #include <linux/types.h>
+#include <asm/local.h>
 
 struct pt_regs;
 
@@ -94,7 +95,7 @@ struct sdt_thunk_call {
 	void *func;			/* the probe, or an iterator */
 	void *data;			/* its first argument */
 	const bool *live;		/* CONFIG_PREEMPT_COUNT: call while true */
-	unsigned long __percpu *hits;	/* counted at each call */
+	local_t __percpu *hits;		/* counted at each call */
 	atomic_t *faults;		/* memory operands that faulted */
 	void *site;			/* the site: where a branch returns */
 	unsigned int nargs;		/* the site's operands */

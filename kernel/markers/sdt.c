@@ -225,7 +225,7 @@ static int sdt_reserve(struct marker_entry *e, struct marker_batch *b,
 	ss = kzalloc(sizeof(*ss), gfp);
 	if (!ss)
 		return -ENOMEM;
-	ss->hits = alloc_percpu_gfp(unsigned long, gfp);
+	ss->hits = alloc_percpu_gfp(local_t, gfp);
 	if (!ss->hits) {
 		kfree(ss);
 		return -ENOMEM;
@@ -481,7 +481,7 @@ static unsigned long sdt_hits(const struct marker_entry *e)
 	if (!e->sdt)
 		return 0;
 	for_each_possible_cpu(cpu)
-		n += *per_cpu_ptr(e->sdt->hits, cpu);
+		n += local_read(per_cpu_ptr(e->sdt->hits, cpu));
 	return n;
 }
 

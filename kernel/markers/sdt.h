@@ -59,7 +59,7 @@ struct sdt_site {
 	int error;			/* arming failed: -errno */
 	const char *why;		/* ... and why, if not prog.why */
 	atomic_t faults;		/* memory operands that faulted */
-	unsigned long __percpu *hits;
+	local_t __percpu *hits;
 	struct sdt_prog prog;
 };
 
@@ -74,7 +74,7 @@ static __always_inline void sdt_hit(struct sdt_site *ss, struct pt_regs *regs)
 	probes = rcu_dereference_raw(ss->probes);
 	if (!probes)
 		return;
-	this_cpu_inc(*ss->hits);
+	local_inc(this_cpu_ptr(ss->hits));
 	faults = sdt_fetch(&ss->prog, regs, args);
 	if (unlikely(faults))
 		atomic_add(faults, &ss->faults);

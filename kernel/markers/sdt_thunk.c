@@ -381,7 +381,8 @@ notrace void sdt_thunk_gate(const struct sdt_thunk_call *call, const u64 *args)
 
 	preempt_disable_notrace();
 	if (likely(READ_ONCE(*call->live))) {
-		this_cpu_inc(*call->hits);
+		/* One add, atomic against interrupts: preemption is off. */
+		local_inc(this_cpu_ptr(call->hits));
 		func(call->data, args, call->nargs);
 	}
 	preempt_enable_notrace();
