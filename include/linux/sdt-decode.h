@@ -113,8 +113,9 @@ void sdt_thunk_gate(const struct sdt_thunk_call *call, const u64 *args);
  * zeroed) as it will run at @at, the slot of executable memory the
  * registry took for it; the registry writes the @len bytes there as text.
  * Code may follow data the code reads: the site enters at @at + @entry.
- * Where a thunk runs changes none of its lengths: the registry sizes it
- * at its site's address first, then emits it again for its slot.
+ * Where a thunk runs and what it calls change none of its lengths: the
+ * registry sizes it at its site's address first, before its probes are
+ * known, then emits it again for its slot.
  */
 struct sdt_thunk_image {
 	u8 *buf;

@@ -526,9 +526,11 @@ void marker_update_name(struct marker_name *mn, struct marker_batch *b)
  * @b: the batch of the change, which keeps the reservations
  * @gfp: how to allocate
  *
- * For the sites that take @probes and are not armed yet, through each
- * site's mechanism (&struct marker_kind_ops.reserve), so that publishing
- * @probes cannot fail. Under marker_mutex.
+ * For the sites that take @probes, through each site's mechanism
+ * (&struct marker_kind_ops.reserve): those not armed yet, and those whose
+ * arming must be made anew for new probes (an SDT site's thunk where
+ * there is no trampoline), so that publishing @probes cannot fail. Under
+ * marker_mutex.
  *
  * Return: 0, or -ENOMEM; what was reserved stays in @b until
  * marker_batch_abort() or marker_batch_finish().

@@ -258,7 +258,8 @@ struct marker_place {
  * @client_hits: the listing asks the client (the control file) for hits
  * @accepts: does @site take what @p expects?
  * @reserve: reserve in @b what arming @e will need: 0 or -ENOMEM
- * @unreserve: free what @b reserved and arming did not use
+ * @unreserve: free what @b reserved and arming did not use (but what it
+ *	       reserved in a site, which goes with the site)
  * @update: point @e at @probes (NULL: none), arming or disarming it, with
  *	    the patching it needs queued in @b; never fails (what it needs
  *	    was reserved), but may leave the site in error for the listing

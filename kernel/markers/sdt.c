@@ -23,9 +23,9 @@
  * That is x86. An arch without the trampoline (arm64: a call there would
  * overwrite the link register, which the site's code may hold live)
  * branches to the thunk, which saves every register and branches back.
- * Its thunk is made once when the site is armed and serves the site's
- * probes whatever they become (sdt_thunk_site()); a site whose thunk
- * cannot be made is armed by kprobes.
+ * A site whose first thunk cannot be made is armed by kprobes there; and
+ * since a change of a thunk-armed site's probes has no trampoline to fall
+ * back on, the change reserves the site's next thunk (sdt_reserve()).
  *
  * debugfs markers/sdt_mechanism selects one for the sites armed from then
  * on. sdt_disarm() stops the site calling probes and unpatches it;
@@ -200,6 +200,8 @@ static bool sdt_text_reserved(unsigned long start, unsigned long end,
 
 static void sdt_free(struct sdt_site *ss)
 {
+	if (ss->spare)
+		sdt_thunk_discard(ss->spare);
 	free_percpu(ss->hits);
 	kfree(ss);
 }
@@ -210,17 +212,34 @@ static void sdt_free(struct sdt_site *ss)
  * @b: the batch of the change that will arm it
  * @gfp: how to allocate
  *
- * So that arming, once a change is committed, cannot fail for memory.
+ * So that arming, once a change is committed, cannot fail for memory: a
+ * site not armed yet gets its struct sdt_site; a site armed with a thunk,
+ * where the arch has no trampoline to fall back on, the thunk its new
+ * probes will need (kept in the site if the change is given up). That
+ * one may also be out of the site's reach, which is refused as memory is
+ * (no executable memory where the site needs it). A change that only
+ * detaches (@gfp with __GFP_NOFAIL) cannot be refused: if its thunk
+ * cannot be had, the site goes into error, as sdt_thunk_rearm() says.
  *
  * Return: 0, or -ENOMEM.
  */
 static int sdt_reserve(struct marker_entry *e, struct marker_batch *b,
 		       gfp_t gfp)
 {
-	struct sdt_site *ss;
+	struct sdt_site *ss = e->sdt;
+	struct sdt_thunk *th;
 
 	lockdep_assert_held(&marker_mutex);
-	if (e->sdt || e->gone)
+	if (ss && ss->thunk && !ss->spare &&
+	    !IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS_SDT_TRAMPOLINE)) {
+		/* Not __GFP_NOFAIL: execmem may fail all the same. */
+		th = sdt_thunk_reserve(ss, gfp & ~__GFP_NOFAIL);
+		if (IS_ERR(th))
+			return gfp & __GFP_NOFAIL ? 0 : -ENOMEM;
+		ss->spare = th;
+		return 0;
+	}
+	if (ss || e->gone)
 		return 0;
 	ss = kzalloc(sizeof(*ss), gfp);
 	if (!ss)
@@ -239,6 +258,10 @@ static int sdt_reserve(struct marker_entry *e, struct marker_batch *b,
  * The probes of thunk-armed @ss change: a new thunk, or the trampoline,
  * replaces its thunk in @b; the old one is retired (the site calls it
  * until @b is written, its probes valid until the change's grace period).
+ * Without a trampoline, a site whose new thunk cannot be made (the change
+ * could not reserve it, and it only detached) is disarmed, in error, as a
+ * site whose kprobe was refused: it calls no probe rather than the old
+ * ones, and stays so until its key loses its probes.
  */
 static void sdt_thunk_rearm(struct sdt_site *ss, struct marker_probes *probes,
 			    struct marker_batch *b)
@@ -247,11 +270,22 @@ static void sdt_thunk_rearm(struct sdt_site *ss, struct marker_probes *probes,
 
 	lockdep_assert_held(&marker_mutex);
 	sdt_thunk_retire(ss->thunk);
-	ss->thunk = th;
-	if (!th)
+	ss->thunk = IS_ERR(th) ? NULL : th;
+	if (ss->thunk) {
+		marker_batch_patch(b, MARKER_INSN_SDT_CALL, ss->code, th->code);
+	} else if (IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS_SDT_TRAMPOLINE)) {
 		hash_add_rcu(sdt_calls, &ss->hnode, (unsigned long)ss->code);
-	marker_batch_patch(b, MARKER_INSN_SDT_CALL, ss->code,
-			   th ? th->code : NULL);
+		marker_batch_patch(b, MARKER_INSN_SDT_CALL, ss->code, NULL);
+	} else {
+		ss->called = false;
+		ss->error = PTR_ERR(th);
+		ss->why = "no_new_thunk";
+		RCU_INIT_POINTER(ss->probes, NULL);
+		marker_batch_patch(b, MARKER_INSN_SDT_NOP, ss->code, NULL);
+		b->wait = true;
+		marker_warn_site(ss->entry, "cannot make its thunk anew: %ld\n",
+				 PTR_ERR(th));
+	}
 }
 
 /**
@@ -311,8 +345,8 @@ static void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
 	if (ss->registered)
 		return;
 	if (ss->called) {
-		/* A thunk for the site (no trampoline) serves @probes already. */
-		if (ss->thunk && IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS_SDT_TRAMPOLINE))
+		/* The trampoline's handler reads @probes at each hit. */
+		if (ss->thunk)
 			sdt_thunk_rearm(ss, probes, b);
 		return;
 	}
@@ -333,6 +367,8 @@ static void sdt_arm(struct marker_entry *e, struct marker_probes *probes,
 		return;
 	}
 	ss->thunk = sdt_thunk_make(ss, probes);
+	if (IS_ERR(ss->thunk))
+		ss->thunk = NULL;
 	if (!ss->thunk && !IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS_SDT_TRAMPOLINE)) {
 		/* No thunk (no memory, out of reach) and no trampoline. */
 		sdt_arm_kprobe(ss);

@@ -24,11 +24,13 @@
  * freed after an RCU-tasks grace period once no site calls it; @live is
  * cleared before the normal grace period that lets its probes go. It
  * takes @len bytes of a pack from @slot; its site enters at @code, and
- * the @size bytes from there are its text.
+ * the @size bytes from there are its text. Reserved and not yet made, it
+ * has @buf to be emitted into, and no @code.
  */
 struct sdt_thunk {
 	void *code;
 	void *slot;
+	u8 *buf;
 	unsigned int len;
 	unsigned int size;
 	bool live;
@@ -53,6 +55,7 @@ struct sdt_site {
 	struct marker_probes __rcu *probes;
 	bool called;			/* armed with a call */
 	struct sdt_thunk *thunk;	/* ... of this, not the trampoline */
+	struct sdt_thunk *spare;	/* reserved for its next thunk */
 	bool kprobe;			/* armed, or being armed, with kp */
 	bool registered;		/* armed with kp */
 	struct kprobe kp;
@@ -84,8 +87,10 @@ static __always_inline void sdt_hit(struct sdt_site *ss, struct pt_regs *regs)
 }
 
 /* Thunks (sdt_thunk.c): kernel-doc at the definitions. */
+struct sdt_thunk *sdt_thunk_reserve(struct sdt_site *ss, gfp_t gfp);
 struct sdt_thunk *sdt_thunk_make(struct sdt_site *ss,
 				 struct marker_probes *probes);
+void sdt_thunk_discard(struct sdt_thunk *th);
 void sdt_thunk_retire(struct sdt_thunk *th);
 void sdt_thunks_kill(struct marker_batch *b);
 

@@ -5,7 +5,7 @@
  * A thunk is the code one call-armed SDT site calls (on arm64, branches
  * to), emitted by the arch (arch_sdt_thunk_emit()) when the site is armed:
  * it reads the site's operands and calls what sdt_thunk_make() tells it
- * to, the probe, sdt_thunk_iterate() over several, or sdt_thunk_site().
+ * to, the probe or sdt_thunk_iterate() over several.
  * This file says what it calls, where it lives (a slot of a pack of
  * executable memory, below), and when its memory may go: a thunk that
  * a change retires (sdt_thunk_retire()) stops calling probes before the
@@ -344,24 +344,6 @@ static notrace void sdt_thunk_iterate(void *data, const u64 *args,
 
 NOKPROBE_SYMBOL(sdt_thunk_iterate);
 
-/*
- * Without the trampoline: what a thunk calls, with preemption disabled.
- * It serves its site (@data) for as long as it is armed, so it reads the
- * site's probes at each hit, as the trampoline's handler does.
- */
-static notrace void sdt_thunk_site(void *data, const u64 *args,
-				   unsigned int nargs)
-{
-	struct sdt_site *ss = data;
-	/* Raw, as in sdt_hit(): preemption is disabled. */
-	struct marker_probes *probes = rcu_dereference_raw(ss->probes);
-
-	if (probes)
-		sdt_thunk_iterate(probes, args, nargs);
-}
-
-NOKPROBE_SYMBOL(sdt_thunk_site);
-
 /**
  * sdt_thunk_gate - call a thunk's probe, unless the thunk is retired
  * @call: the thunk's call
@@ -391,52 +373,106 @@ notrace void sdt_thunk_gate(const struct sdt_thunk_call *call, const u64 *args)
 NOKPROBE_SYMBOL(sdt_thunk_gate);
 
 /*
- * Emit @th's code for @prog and @call into a slot of a pack, and write
- * it there: 0, or -ENOMEM, or the arch's error (-ERANGE: out of reach of
- * the site or of what it calls). Nothing is left allocated on error.
+ * What @ss's thunk @th calls for @probes: the one probe directly, or the
+ * iterator over several. @probes may be NULL: a thunk is sized before its
+ * probes are known, and what it calls changes none of its lengths.
  */
-static int sdt_thunk_place(struct sdt_thunk *th, const struct sdt_prog *prog,
-			   const struct sdt_thunk_call *call)
+static void sdt_thunk_call_init(struct sdt_thunk_call *call,
+				struct sdt_thunk *th, struct sdt_site *ss,
+				struct marker_probes *probes)
+{
+	*call = (struct sdt_thunk_call) {
+		.live = &th->live,
+		.hits = ss->hits,
+		.faults = &ss->faults,
+		.site = ss->code,
+		.nargs = ss->prog.nargs,
+	};
+	if (probes && probes->nr == 1) {
+		call->func = probes->probe[0].sdt_func;
+		call->data = probes->probe[0].data;
+	} else {
+		call->func = sdt_thunk_iterate;
+		call->data = probes;
+	}
+}
+
+/**
+ * sdt_thunk_discard - free a thunk that no site ever called
+ * @th: the thunk, made by sdt_thunk_reserve(), or whose making failed
+ *
+ * Its slot holds traps still, or bytes no CPU ran: no grace period.
+ */
+void sdt_thunk_discard(struct sdt_thunk *th)
+{
+	if (th->slot)
+		sdt_pack_free(th->slot, th->len, false);
+	kfree(th->buf);
+	kfree(th->name);
+	kfree(th);
+}
+
+/**
+ * sdt_thunk_reserve - reserve the memory of a thunk for an SDT site
+ * @ss: the site, its spec decoded
+ * @gfp: how to allocate
+ *
+ * The thunk, its name, its slot in a pack, and a buffer to emit it into:
+ * what sdt_thunk_make() needs, so that a change can reserve the new
+ * thunk of a site before it publishes anything. The thunk is sized at
+ * its site's address, then emitted once at its slot, which checks that
+ * the slot is in reach of everything the thunk branches to; since what a
+ * thunk calls changes none of its lengths, emitting it again for its
+ * probes cannot fail. Under marker_mutex.
+ *
+ * Return: the thunk, not yet written; or -ENOMEM, or the arch's error
+ * (-ERANGE: its slot is out of the site's reach). Nothing is left
+ * allocated on error.
+ */
+struct sdt_thunk *sdt_thunk_reserve(struct sdt_site *ss, gfp_t gfp)
 {
 	struct sdt_thunk_image img = {};
-	unsigned int len;
-	void *slot;
-	int err;
+	struct sdt_thunk_call call;
+	struct sdt_thunk *th;
+	int err = -ENOMEM;
 
-	img.buf = kzalloc(SDT_THUNK_MAX, GFP_KERNEL);
-	if (!img.buf)
-		return -ENOMEM;
+	lockdep_assert_held(&marker_mutex);
+	th = kzalloc(sizeof(*th), gfp);
+	if (!th)
+		return ERR_PTR(-ENOMEM);
+	/* Its symbol: the key, "provider:name", as sdt_thunk_provider_name. */
+	th->name = kasprintf(gfp, "sdt_thunk_%s", ss->entry->mn->key);
+	th->buf = kzalloc(SDT_THUNK_MAX, gfp);
+	if (!th->name || !th->buf)
+		goto out;
+	strreplace(th->name, ':', '_');
 	/*
 	 * Its length: emitted as if at its site, in reach of everything
 	 * the thunk branches to.
 	 */
-	img.at = (unsigned long)call->site;
-	err = arch_sdt_thunk_emit(prog, call, &img);
+	sdt_thunk_call_init(&call, th, ss, NULL);
+	img.buf = th->buf;
+	img.at = (unsigned long)ss->code;
+	err = arch_sdt_thunk_emit(&ss->prog, &call, &img);
 	if (err)
 		goto out;
-	len = img.len;
-	slot = sdt_pack_alloc(len);
-	if (!slot) {
+	th->slot = sdt_pack_alloc(img.len);
+	if (!th->slot) {
 		err = -ENOMEM;
 		goto out;
 	}
+	th->len = img.len;
 	memset(img.buf, 0, SDT_THUNK_MAX);
-	img.at = (unsigned long)slot;
-	err = arch_sdt_thunk_emit(prog, call, &img);
-	if (!err && WARN_ON_ONCE(img.len != len || img.entry >= len))
+	img.at = (unsigned long)th->slot;
+	err = arch_sdt_thunk_emit(&ss->prog, &call, &img);
+	if (!err && WARN_ON_ONCE(img.len != th->len))
 		err = -E2BIG;
-	if (err) {
-		sdt_pack_free(slot, len, false);
+	if (err)
 		goto out;
-	}
-	arch_sdt_thunk_write(slot, img.buf, len);
-	th->slot = slot;
-	th->len = len;
-	th->code = slot + img.entry;
-	th->size = len - img.entry;
+	return th;
 out:
-	kfree(img.buf);
-	return err;
+	sdt_thunk_discard(th);
+	return ERR_PTR(err);
 }
 
 /**
@@ -444,60 +480,56 @@ out:
  * @ss: the site, its spec decoded
  * @probes: its probes
  *
- * Under marker_mutex. Where the arch has the trampoline, the thunk serves
- * @probes, and a change of the probes makes a new one; without it, the
- * thunk serves the site, whatever its probes become.
+ * Under marker_mutex. The thunk serves @probes: it calls the one probe
+ * directly, or the iterator over several, and a change of the probes
+ * makes the site a new one. It is made in @ss's spare, the thunk a change
+ * reserved for it (sdt_thunk_reserve()), or else anew; the spare is used
+ * up either way. A spare is reserved for a site armed with a thunk
+ * already, which keeps its mechanism whatever sdt_mechanism says now.
  *
- * Return: the thunk, or NULL (no thunks wanted, none the arch can make
- * for these operands, no memory, out of reach): the site gets the
- * trampoline, or a kprobe where the arch has none.
+ * Return: the thunk, text to unwinders already; or -EOPNOTSUPP (no
+ * thunks wanted, or none the arch can make for these operands), -ENOMEM,
+ * -E2BIG (a bug: see arch_sdt_thunk_emit()), or the arch's error
+ * (-ERANGE: out of reach).
  */
 struct sdt_thunk *sdt_thunk_make(struct sdt_site *ss,
 				 struct marker_probes *probes)
 {
-	struct sdt_thunk_call call = {
-		.hits = ss->hits,
-		.faults = &ss->faults,
-		.site = ss->code,
-		.nargs = ss->prog.nargs,
-	};
+	struct sdt_thunk_image img = {};
+	struct sdt_thunk_call call;
 	struct sdt_thunk *th;
+	int err;
 
 	lockdep_assert_held(&marker_mutex);
-	if (!sdt_use_thunks || arch_sdt_thunk_why(&ss->prog))
-		return NULL;
-	th = kzalloc(sizeof(*th), GFP_KERNEL);
-	if (!th)
-		return NULL;
-	/* Its symbol: the key, "provider:name", as sdt_thunk_provider_name. */
-	th->name = kasprintf(GFP_KERNEL, "sdt_thunk_%s", ss->entry->mn->key);
-	if (!th->name)
-		goto out;
-	strreplace(th->name, ':', '_');
-	th->live = true;
-	call.live = &th->live;
-	if (!IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS_SDT_TRAMPOLINE)) {
-		/* For the site, whatever its probes become. */
-		call.func = sdt_thunk_site;
-		call.data = ss;
-	} else if (probes->nr == 1) {
-		/* One probe is called directly, ... */
-		call.func = probes->probe[0].sdt_func;
-		call.data = probes->probe[0].data;
-	} else {
-		/* ... several through the iterator. */
-		call.func = sdt_thunk_iterate;
-		call.data = probes;
+	th = ss->spare;
+	ss->spare = NULL;
+	if (!th) {
+		if (!sdt_use_thunks || arch_sdt_thunk_why(&ss->prog))
+			return ERR_PTR(-EOPNOTSUPP);
+		th = sdt_thunk_reserve(ss, GFP_KERNEL);
+		if (IS_ERR(th))
+			return th;
 	}
-	if (sdt_thunk_place(th, &ss->prog, &call))
-		goto out;
+	th->live = true;
+	sdt_thunk_call_init(&call, th, ss, probes);
+	memset(th->buf, 0, SDT_THUNK_MAX);
+	img.buf = th->buf;
+	img.at = (unsigned long)th->slot;
+	err = arch_sdt_thunk_emit(&ss->prog, &call, &img);
+	if (!err && WARN_ON_ONCE(img.len != th->len || img.entry >= img.len))
+		err = -E2BIG;
+	if (err) {
+		sdt_thunk_discard(th);
+		return ERR_PTR(err);
+	}
+	arch_sdt_thunk_write(th->slot, img.buf, th->len);
+	kfree(th->buf);
+	th->buf = NULL;
+	th->code = th->slot + img.entry;
+	th->size = th->len - img.entry;
 	/* Text for unwinders before its site can call it. */
 	sdt_thunk_tree_insert(th);
 	return th;
-out:
-	kfree(th->name);
-	kfree(th);
-	return NULL;
 }
 
 /* Thunks killed and not yet freed, for the KUnit suites. */

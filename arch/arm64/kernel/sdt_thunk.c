@@ -3,8 +3,9 @@
  * SDT sites on arm64: per-site thunks, generated.
  *
  * An armed SDT site is a B to a thunk of its own, generated from the
- * site's decoded spec when the site is armed, into executable memory as
- * the BPF JIT's programs are. A BL would overwrite x30, which the code
+ * site's decoded spec when the site is armed, and again for each change
+ * of its probes (the thunk calls its one probe directly), into executable
+ * memory as the BPF JIT's programs are. A BL would overwrite x30, which the code
  * around the site may hold live, and a shared trampoline cannot know
  * where to branch back: hence one thunk per site, and no trampoline. The
  * thunk does only what its site needs:
@@ -45,8 +46,10 @@
  *
  * A B reaches +/-128 MB, so the thunk goes where module text goes (the
  * module region, within 128 MB of the kernel's text while it has room)
- * and its distance to the site is checked; a site out of its thunk's
- * reach (a module in the 2 GB fallback region, say) is armed by kprobes
+ * and its distance to the site is checked; a site out of its first
+ * thunk's reach (a module in the 2 GB fallback region, say) is armed by
+ * kprobes, and a change of its probes whose new thunk would be out of
+ * reach is refused, or leaves the site in error if it only detaches
  * (kernel/markers/sdt.c).
  *
  * The thunk's slot, in a pack the registry shares among thunks

@@ -6,7 +6,8 @@
  * of its own, and the specs it must refuse, with their reasons. The
  * sites that GCC makes are markers_sdt_diff's. Then a site's thunk
  * (arch/arm64/kernel/sdt_thunk.c), and its BRK kprobe, with every
- * register and the flags live across the site.
+ * register and the flags live across the site; and the new thunk each
+ * change of its probes makes, or the error when it cannot be made.
  */
 
 #include <kunit/static_stub.h>
@@ -387,10 +388,184 @@ static void sdt_arm64_test_retired(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out[31], SDT_ARM64_LIVE_NZCV);
 }
 
+/* A second probe of the live site, with hits of its own. */
+static unsigned int sdt_arm64_hits2;
+
+static void sdt_arm64_probe2(void *data, const u64 *args, unsigned int nargs)
+{
+	sdt_arm64_hits2++;
+}
+
+static void sdt_arm64_detach2(void *unused)
+{
+	sdt_disable_probe("kunit_arm64", "live_site", sdt_arm64_probe2, NULL);
+}
+
+/* Where the B at an armed site goes, or NULL: the site is no B. */
+static void *sdt_arm64_dest(const void *code)
+{
+	u32 insn = le32_to_cpu(*(const __le32 *)code);
+
+	if ((insn & 0xfc000000) != 0x14000000)
+		return NULL;
+	return (void *)code + (sign_extend32(insn & 0x03ffffff, 25) << 2);
+}
+
+/* The live site's state, its thunk in *@dest; fired once, its hits. */
+static int sdt_arm64_fire(struct kunit *test, void **dest)
+{
+	unsigned int faults;
+	void *addr;
+	u64 out[32];
+	int state;
+
+	state = sdt_site_info("kunit_arm64:live_site", &addr, &faults);
+	*dest = sdt_arm64_dest(addr);
+	sdt_arm64_hit.nr = 0;
+	sdt_arm64_hits2 = 0;
+	sdt_arm64_asm_live(out);
+	KUNIT_EXPECT_EQ(test, out[31], SDT_ARM64_LIVE_NZCV);
+	KUNIT_EXPECT_EQ(test, marker_check_consistency(), 0);
+	return state;
+}
+
+/*
+ * Attach @probe to the live site, detached by @detach when the test ends:
+ * what sdt_set_probe() returned.
+ */
+static int sdt_arm64_attach(struct kunit *test, sdt_probe_func *probe,
+			    void (*detach)(void *))
+{
+	int ret = sdt_set_probe("kunit_arm64", "live_site",
+				SDT_ARM64_LIVE_NARGS, probe, NULL);
+
+	if (!ret)
+		ret = kunit_add_action_or_reset(test, detach, NULL);
+	return ret;
+}
+
+/*
+ * A thunk calls its one probe directly, or the iterator over several: each
+ * change of a site's probes makes it a new thunk, in the same batch as the
+ * rest of the change, and the hits follow the probes.
+ */
+static void sdt_arm64_test_probes(struct kunit *test)
+{
+	void *one, *two, *three;
+
+	KUNIT_ASSERT_EQ(test, sdt_arm64_attach(test, sdt_arm64_probe,
+					       sdt_arm64_detach), 0);
+	KUNIT_ASSERT_EQ(test, sdt_arm64_fire(test, &one), 4);
+	KUNIT_EXPECT_NOT_NULL(test, one);
+	KUNIT_EXPECT_EQ(test, sdt_arm64_hit.nr, 1);
+
+	KUNIT_ASSERT_EQ(test, sdt_arm64_attach(test, sdt_arm64_probe2,
+					       sdt_arm64_detach2), 0);
+	KUNIT_EXPECT_EQ(test, sdt_arm64_fire(test, &two), 4);
+	KUNIT_EXPECT_PTR_NE(test, two, one);
+	KUNIT_EXPECT_EQ(test, sdt_arm64_hit.nr, 1);
+	KUNIT_EXPECT_EQ(test, sdt_arm64_hits2, 1);
+
+	kunit_release_action(test, sdt_arm64_detach2, NULL);
+	KUNIT_EXPECT_EQ(test, sdt_arm64_fire(test, &three), 4);
+	KUNIT_EXPECT_PTR_NE(test, three, two);
+	KUNIT_EXPECT_EQ(test, sdt_arm64_hit.nr, 1);
+	KUNIT_EXPECT_EQ(test, sdt_arm64_hits2, 0);
+}
+
+/* No thunk can be made: out of executable memory. */
+static int sdt_arm64_thunk_nomem(const struct sdt_prog *prog,
+				 const struct sdt_thunk_call *call,
+				 struct sdt_thunk_image *img)
+{
+	return -ENOMEM;
+}
+
+/*
+ * A thunk sized at its site, whose slot is out of the site's reach, as a
+ * slot in the 2 GB fallback region would be.
+ */
+static int sdt_arm64_thunk_slot_far(const struct sdt_prog *prog,
+				    const struct sdt_thunk_call *call,
+				    struct sdt_thunk_image *img)
+{
+	if (img->at != (unsigned long)call->site)
+		return -ERANGE;
+	img->len = 64;
+	img->entry = 0;
+	return 0;
+}
+
+/* Refuse every thunk from now on: for memory, or (@far) for reach. */
+static void sdt_arm64_refuse_thunks(struct kunit *test, bool far)
+{
+	if (far)
+		kunit_activate_static_stub(test, arch_sdt_thunk_emit,
+					   sdt_arm64_thunk_slot_far);
+	else
+		kunit_activate_static_stub(test, arch_sdt_thunk_emit,
+					   sdt_arm64_thunk_nomem);
+}
+
+/*
+ * Without a trampoline, a change of a thunk-armed site's probes reserves
+ * the site's new thunk first: an attach that cannot have it, for memory
+ * or for reach, fails and changes nothing. A detach cannot fail: without
+ * its new thunk the site is disarmed, in error, calling no probe, until
+ * its key loses its probes; armed again, it gets a thunk.
+ */
+static void sdt_arm64_test_rearm_refused(struct kunit *test)
+{
+	static const struct {
+		bool far;
+		int err;		/* the site's, after a detach */
+	} ways[] = {
+		{ .err = -ENOMEM },
+		{ .far = true, .err = -ERANGE },
+	};
+	void *one, *dest;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(ways); i++) {
+		KUNIT_ASSERT_EQ(test, sdt_arm64_attach(test, sdt_arm64_probe,
+						       sdt_arm64_detach), 0);
+		KUNIT_ASSERT_EQ(test, sdt_arm64_fire(test, &one), 4);
+
+		sdt_arm64_refuse_thunks(test, ways[i].far);
+		KUNIT_EXPECT_EQ_MSG(test, sdt_arm64_attach(test, sdt_arm64_probe2,
+							   sdt_arm64_detach2),
+				    -ENOMEM, "way %d", i);
+		kunit_deactivate_static_stub(test, arch_sdt_thunk_emit);
+		KUNIT_EXPECT_EQ(test, sdt_arm64_fire(test, &dest), 4);
+		KUNIT_EXPECT_PTR_EQ(test, dest, one);
+		KUNIT_EXPECT_EQ(test, sdt_arm64_hit.nr, 1);
+		KUNIT_EXPECT_EQ(test, sdt_arm64_hits2, 0);
+
+		KUNIT_ASSERT_EQ(test, sdt_arm64_attach(test, sdt_arm64_probe2,
+						       sdt_arm64_detach2), 0);
+		KUNIT_EXPECT_EQ(test, sdt_arm64_fire(test, &dest), 4);
+		KUNIT_EXPECT_EQ(test, sdt_arm64_hit.nr + sdt_arm64_hits2, 2);
+		sdt_arm64_refuse_thunks(test, ways[i].far);
+		kunit_release_action(test, sdt_arm64_detach2, NULL);
+		kunit_deactivate_static_stub(test, arch_sdt_thunk_emit);
+		KUNIT_EXPECT_EQ_MSG(test, sdt_arm64_fire(test, &dest), ways[i].err,
+				    "way %d", i);
+		KUNIT_EXPECT_STREQ(test, sdt_site_why("kunit_arm64:live_site"),
+				   "no_new_thunk");
+		KUNIT_EXPECT_NULL(test, dest);
+		KUNIT_EXPECT_EQ(test, sdt_arm64_hit.nr + sdt_arm64_hits2, 0);
+
+		kunit_release_action(test, sdt_arm64_detach, NULL);
+		KUNIT_EXPECT_EQ(test, sdt_arm64_fire(test, &dest), 0);
+	}
+}
+
 static struct kunit_case sdt_arm64_test_cases[] = {
 	KUNIT_CASE(sdt_arm64_test_decode),
 	KUNIT_CASE(sdt_arm64_test_live),
 	KUNIT_CASE(sdt_arm64_test_retired),
+	KUNIT_CASE(sdt_arm64_test_probes),
+	KUNIT_CASE(sdt_arm64_test_rearm_refused),
 	{}
 };
 

@@ -177,12 +177,6 @@ static void sdt_thunk_test_in_use(struct kunit *test)
 	unsigned int cpu;
 	int dying;
 
-	/*
-	 * Without the trampoline the thunk calls the probe through the
-	 * site's probe array, which this probe's wait would outlive.
-	 */
-	if (!IS_ENABLED(CONFIG_HAVE_ARCH_MARKERS_SDT_TRAMPOLINE))
-		kunit_skip(test, "the probe is not called by the thunk itself");
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs two CPUs online");
 	KUNIT_ASSERT_TRUE(test, sdt_thunk_wait_freed(0, 10));
