@@ -245,18 +245,16 @@ def main():
         thunk_why = (": a thunk saves and restores the 9 caller-saved registers (18 "
                      "instructions), the flags, a frame for the unwinder, counts the hit "
                      "and passes the arguments as a u64 array; the tracepoint's probe call "
-                     "passes them in registers")
+                     "passes them in registers. Without perturbing the site the floor is "
+                     "about 42 instructions, 2.5 times: see markers.rst")
     else:
-        # Counted per instruction through one hit (2026-12-07): thunk 38,
-        # gate 47 (hit counter 17), sdt_thunk_site() 26, probe 3, site 1.
+        # 2026-12-07, after the thunk calls its probe: thunk 39, gate 32
+        # (hit counter 8), probe 3 (markers.rst has the account).
         thunk_why = (": an arm64 thunk saves and restores x0-x18 and x30 (20 "
-                     "instructions), NZCV and a frame record (38 in all), and calls "
+                     "instructions), NZCV and a frame record (39 in all), and calls "
                      "sdt_thunk_gate(), C with its own frame, the preempt count, the "
-                     "live flag and a hit counter whose this_cpu_inc() raises the "
-                     "preempt count again (47), which calls sdt_thunk_site(), which "
-                     "reads the site's probes and iterates over them (26): arm64's "
-                     "thunk serves its site, not its probes. See markers.rst for the "
-                     "floor (about 1.7 times)")
+                     "live flag and a hit counter (32), which calls the probe. See "
+                     "markers.rst for the floor (about 1.7 times)")
     ratio_target("sdt_thunk_1arg", "tracepoint_armed", 2.0, why=thunk_why)
     ratio_target("sdt_thunk_4args", "tracepoint_armed", 2.5, why=thunk_why)
     if sdt_calls:
