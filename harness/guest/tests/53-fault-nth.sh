@@ -98,7 +98,8 @@ for try in 1 2 3; do
 		[ -d "$e" ] && n=$((n + 1))
 	done
 	[ $n = 5 ] && break
-	echo "load $try: $n of the other names' events used"
+	echo "load $try: $n of the other names' events used:" \
+		$(cd $T && ls -d markers/churn_* markers/fixture_layout sdt_churn/* 2>/dev/null)
 done
 expect_eq "the other names' events" $n 5
 
