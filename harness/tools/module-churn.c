@@ -29,8 +29,8 @@
  * code it names. A load that fails must fail with
  * an error; a load that succeeds must leave the names as a load without
  * a failure does: as many trace events (lines of PREFIX in
- * available_events), or, when one is missing, "enable" succeeds and
- * enables as many (in set_event). The number of loads that succeeded
+ * available_events), each with its directory in tracefs, or, when one is
+ * missing, "enable" succeeds and enables as many (in set_event). The number of loads that succeeded
  * with a failure injected is printed as "swallowed".
  *
  * Slab usage (the bytes of live objects of every cache, after shrinking
@@ -158,6 +158,38 @@ static int events_in(const char *file, const char *prefix)
 }
 
 /*
+ * The events of @prefix in available_events without their directory in
+ * tracefs, each named on stderr: an event registered with ftrace whose
+ * directory could not be made, which nobody can enable there or read.
+ */
+static int events_without_dir(const char *prefix)
+{
+	char line[256], path[384], *colon;
+	struct stat st;
+	FILE *f = fopen("/sys/kernel/tracing/available_events", "r");
+	int n = 0;
+
+	if (!f) {
+		perror("available_events");
+		exit(1);
+	}
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		colon = strchr(line, ':');
+		if (!strstr(line, prefix) || !colon)
+			continue;
+		*colon = '/';
+		snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s", line);
+		if (stat(path, &st)) {
+			fprintf(stderr, "event %s has no directory in tracefs\n", line);
+			n++;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+/*
  * The "nth" mode (see the top): @count / @stride loads of @fd, the one of
  * cycle i with the i-th allocation from the end failed. The events of a load are checked
  * in available_events, without enabling them: an event never enabled
@@ -207,6 +239,11 @@ static unsigned long churn_nth(int fd, const char *modname, const char *prefix,
 			continue;
 		}
 		swallowed += got;
+		if (events_without_dir(prefix)) {
+			fprintf(stderr, "allocation %lu of %lu failed: an event without its directory\n",
+				n, total);
+			bad++;
+		}
 		if (events_in("available_events", prefix) != want) {
 			made++;
 			err = control(enable);
