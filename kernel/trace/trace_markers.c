@@ -289,6 +289,7 @@ static struct marker_event *marker_event_alloc(const char *key, const char *fmt,
 static int marker_event_register(struct marker_event *ev)
 {
 	struct trace_array *tr = top_trace_array();
+	struct trace_event_file *file;
 	int ret;
 
 	if (!register_trace_event(&ev->call.event)) {
@@ -301,16 +302,15 @@ static int marker_event_register(struct marker_event *ev)
 	else
 		ret = trace_add_event_call(&ev->call);
 	/*
-	 * trace_add_event_call() makes the event's file in each trace
-	 * instance, and goes on without one whose allocation fails
-	 * (__add_event_to_tracers() ignores it). Without its file in the
-	 * top instance the control file could not enable the event
-	 * (trace_set_clr_event() finds nothing: -EINVAL): take it away
-	 * again, for marker_event_set() to make anew. That cannot fail:
-	 * event_mutex has been held since it was added, so no one uses it.
-	 * It unregisters the trace_event too.
+	 * trace_add_event_call() goes on without the event's file in an
+	 * instance, or its tracefs directory, when an allocation fails: then
+	 * the control file cannot enable it, nor anyone use it in tracefs,
+	 * and once enabled (so kept) it is never made again. Take it away
+	 * (its trace_event too) for a later sync or marker_event_set() to
+	 * make anew: that cannot fail, event_mutex held since it was added.
 	 */
-	if (!ret && tr && !find_event_file(tr, ev->class.system, ev->name)) {
+	file = !ret && tr ? find_event_file(tr, ev->class.system, ev->name) : NULL;
+	if (!ret && tr && (!file || (tr->event_dir && !file->ei))) {
 		WARN_ON_ONCE(trace_remove_event_call(&ev->call));
 		mutex_unlock(&event_mutex);
 		marker_event_free(ev);
