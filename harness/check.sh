@@ -121,8 +121,9 @@ fi
 # sparse and W=1 on its objects (lint-objects: arm64's alone, host/lint
 # covers x86_64's), and the registers of a MARK() CALL under a sanitizer's
 # calls (marker-call-regs: arm64's site binds them as register variables,
-# x86_64's passes them as asm operands).
-arm64_host_tests="sdt-notes sdt-consumers lint-objects marker-call-regs"
+# x86_64's passes them as asm operands), and that the objects it
+# .incbin's are the build's (build-cache: its vDSO, its certificate).
+arm64_host_tests="sdt-notes sdt-consumers lint-objects marker-call-regs build-cache"
 arm64_only_host_tests="lint-objects marker-call-regs"
 # The KUnit modules this arch's guest loads, for harness/guest/check.sh.
 # A module's line that ends with "# ARCH: REASON" (x86_64 or arm64) is
