@@ -75,7 +75,7 @@ case " $FRAGMENTS " in
 */markers-nobtf.config*) ;;
 *) FRAGMENTS="$FRAGMENTS $CONFIGS/markers-nobtf.config" ;;
 esac
-SMAKE=(make -C "$tree" O="$obj" ARCH=$KARCH "${KCROSS[@]}" "${KCC[@]}" HOSTCC="ccache gcc" -j"$NPROC")
+SMAKE=(make -C "$tree" O="$obj" ARCH=$KARCH "${KCROSS[@]}" "${KCC[@]}" HOSTCC="$TOP/harness/kbuild-cc gcc" -j"$NPROC")
 
 # --objects: the symbols the kernel defines without the series. The full
 # build's symbols (vmlinux and every export), less those that objects of
