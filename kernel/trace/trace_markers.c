@@ -302,12 +302,12 @@ static int marker_event_register(struct marker_event *ev)
 	else
 		ret = trace_add_event_call(&ev->call);
 	/*
-	 * trace_add_event_call() goes on without the event's file in an
-	 * instance, or its tracefs directory, when an allocation fails: then
-	 * the control file cannot enable it, nor anyone use it in tracefs,
-	 * and once enabled (so kept) it is never made again. Take it away
-	 * (its trace_event too) for a later sync or marker_event_set() to
-	 * make anew: that cannot fail, event_mutex held since it was added.
+	 * trace_add_event_call() goes on without the event's file in the
+	 * top instance (tr), or its directory, when an allocation fails:
+	 * then the control file cannot enable it, nor tracefs show it, and
+	 * once enabled (so kept) it is never made again. Take it away (its
+	 * trace_event too) for a later sync or marker_event_set() to make
+	 * anew: that cannot fail, event_mutex held since it was added.
 	 */
 	file = !ret && tr ? find_event_file(tr, ev->class.system, ev->name) : NULL;
 	if (!ret && tr && (!file || (tr->event_dir && !file->ei))) {
