@@ -29,7 +29,8 @@
  * code it names. A load that fails must fail with
  * an error; a load that succeeds must leave the names as a load without
  * a failure does: as many trace events (lines of PREFIX in
- * available_events), each with its directory in tracefs, or, when one is
+ * available_events), each with its directory in tracefs and as many
+ * fields in its format, or, when one is
  * missing, "enable" succeeds and enables as many (in set_event). The number of loads that succeeded
  * with a failure injected is printed as "swallowed".
  *
@@ -157,17 +158,47 @@ static int events_in(const char *file, const char *prefix)
 	return n;
 }
 
+#define MAX_EVENTS	64
+
+/* The events of a load without failure, and the fields of each. */
+static struct {
+	char name[256];
+	int fields;
+} ref_events[MAX_EVENTS];
+static int nref_events;
+
+/* The "field:" lines of the format of @event ("system/name"), or -1. */
+static int event_fields(const char *event)
+{
+	char path[384], line[512];
+	FILE *f;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s/format", event);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += strncmp(line, "\tfield:", 7) == 0;
+	fclose(f);
+	return n;
+}
+
 /*
- * The events of @prefix in available_events without their directory in
- * tracefs, each named on stderr: an event registered with ftrace whose
- * directory could not be made, which nobody can enable there or read.
+ * The events of @prefix in available_events that are not whole, each
+ * named on stderr: without their directory in tracefs (registered with
+ * ftrace, but nobody can enable them there or read them), or with fewer
+ * fields in their format than a load without failure gave them (records
+ * that perf or bpftrace would read with another layout). With @record,
+ * a load without failure: the fields of each are what the next calls
+ * compare with.
  */
-static int events_without_dir(const char *prefix)
+static int events_not_whole(const char *prefix, int record)
 {
 	char line[256], path[384], *colon;
 	struct stat st;
 	FILE *f = fopen("/sys/kernel/tracing/available_events", "r");
-	int n = 0;
+	int i, fields, n = 0;
 
 	if (!f) {
 		perror("available_events");
@@ -183,6 +214,28 @@ static int events_without_dir(const char *prefix)
 		if (stat(path, &st)) {
 			fprintf(stderr, "event %s has no directory in tracefs\n", line);
 			n++;
+			continue;
+		}
+		fields = event_fields(line);
+		if (record) {
+			if (nref_events == MAX_EVENTS) {
+				fprintf(stderr, "more than %d events of %s\n", MAX_EVENTS, prefix);
+				exit(1);
+			}
+			snprintf(ref_events[nref_events].name, sizeof(ref_events[0].name),
+				 "%s", line);
+			ref_events[nref_events++].fields = fields;
+			continue;
+		}
+		for (i = 0; i < nref_events; i++) {
+			if (strcmp(ref_events[i].name, line))
+				continue;
+			if (fields != ref_events[i].fields) {
+				fprintf(stderr, "event %s has %d fields in its format, %d without failure\n",
+					line, fields, ref_events[i].fields);
+				n++;
+			}
+			break;
 		}
 	}
 	fclose(f);
@@ -220,6 +273,10 @@ static unsigned long churn_nth(int fd, const char *modname, const char *prefix,
 		exit(1);
 	}
 	want = events_in("available_events", prefix);
+	if (events_not_whole(prefix, 1)) {
+		fprintf(stderr, "load without failure: an event not whole\n");
+		exit(1);
+	}
 	syscall(SYS_delete_module, modname, O_NONBLOCK);
 	for (i = 1; i <= count && i < total; i += stride) {
 		n = total + 1 - i;
@@ -239,8 +296,8 @@ static unsigned long churn_nth(int fd, const char *modname, const char *prefix,
 			continue;
 		}
 		swallowed += got;
-		if (events_without_dir(prefix)) {
-			fprintf(stderr, "allocation %lu of %lu failed: an event without its directory\n",
+		if (events_not_whole(prefix, 0)) {
+			fprintf(stderr, "allocation %lu of %lu failed: an event not whole\n",
 				n, total);
 			bad++;
 		}
