@@ -289,7 +289,6 @@ static struct marker_event *marker_event_alloc(const char *key, const char *fmt,
 static int marker_event_register(struct marker_event *ev)
 {
 	struct trace_array *tr = top_trace_array();
-	struct trace_event_file *file;
 	int ret;
 
 	if (!register_trace_event(&ev->call.event)) {
@@ -302,15 +301,15 @@ static int marker_event_register(struct marker_event *ev)
 	else
 		ret = trace_add_event_call(&ev->call);
 	/*
-	 * trace_add_event_call() goes on without the event's file in the
-	 * top instance (tr), or its directory, when an allocation fails:
-	 * then the control file cannot enable it, nor tracefs show it, and
-	 * once enabled (so kept) it is never made again. Take it away (its
-	 * trace_event too) for a later sync or marker_event_set() to make
-	 * anew: that cannot fail, event_mutex held since it was added.
+	 * trace_add_event_call() goes on without the event's file in the top
+	 * instance (tr), its directory or some of its fields when an
+	 * allocation fails (marker_event_whole()): the control file could not
+	 * enable it, tracefs and perf would describe records it does not
+	 * write, and once enabled (so kept) it would never be made again. Take
+	 * it away (its trace_event too) for a later sync or marker_event_set()
+	 * to make anew: that cannot fail, event_mutex held since it was added.
 	 */
-	file = !ret && tr ? find_event_file(tr, ev->class.system, ev->name) : NULL;
-	if (!ret && tr && (!file || (tr->event_dir && !file->ei))) {
+	if (!ret && tr && !marker_event_whole(tr, ev)) {
 		WARN_ON_ONCE(trace_remove_event_call(&ev->call));
 		mutex_unlock(&event_mutex);
 		marker_event_free(ev);

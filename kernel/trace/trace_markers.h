@@ -94,6 +94,7 @@ extern struct dyn_event_operations marker_dyn_ops;
 int marker_event_fields(struct marker_event_field *field, const char *fmt,
 			bool sdt);
 unsigned int marker_fields_end(const struct marker_event *ev);
+bool marker_event_whole(struct trace_array *tr, struct marker_event *ev);
 int marker_event_print_fmt(struct marker_event *ev);
 extern struct trace_event_fields marker_event_fields_array[];
 extern struct trace_event_functions marker_event_funcs;

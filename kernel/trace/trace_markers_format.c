@@ -11,6 +11,7 @@
 
 #include <linux/ctype.h>
 #include <linux/kernel.h>
+#include <linux/list.h>
 #include <linux/sdt-decode.h>
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
@@ -171,6 +172,24 @@ static int marker_event_define_fields(struct trace_event_call *call)
 			return ret;
 	}
 	return 0;
+}
+
+/*
+ * Has @ev, just added to ftrace, all it should have in @tr? Its file; with
+ * tracefs, the file's directory and every field, which are made with the
+ * directory. trace_add_event_call() goes on without each when an
+ * allocation fails. Called under event_mutex.
+ */
+bool marker_event_whole(struct trace_array *tr, struct marker_event *ev)
+{
+	struct trace_event_file *file;
+
+	lockdep_assert_held(&event_mutex);
+	file = find_event_file(tr, ev->class.system, ev->name);
+	if (!file)
+		return false;
+	return !tr->event_dir || (file->ei &&
+		list_count_nodes(trace_get_fields(&ev->call)) == ev->nfields);
 }
 
 struct trace_event_fields marker_event_fields_array[] = {
